@@ -1,0 +1,1 @@
+"""The ingestion pipeline: OpenRewrite recipe docs → parsed recipes → embeddings → the catalog."""

@@ -1,0 +1,1 @@
+"""The recipe catalog: pydantic models, the database schema, connections and queries."""

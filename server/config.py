@@ -1,0 +1,37 @@
+"""Settings read from the environment, in one place.
+
+``REWRITE_ASSIST_DATABASE_URL`` selects an external PostgreSQL; otherwise the embedded server keeps its
+data under ``REWRITE_ASSIST_HOME`` (default: the user data dir). ``REWRITE_ASSIST_MODEL`` overrides the
+embedding model (a local path or a hub name).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+EMBEDDING_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+EMBEDDING_DIM = 384
+
+
+def home_dir() -> Path:
+    """Where the embedded database and run artefacts live."""
+    env = os.environ.get("REWRITE_ASSIST_HOME")
+    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("rewrite-assist"))
+
+
+def database_url() -> str | None:
+    """The external database URL, or None for the embedded server."""
+    return os.environ.get("REWRITE_ASSIST_DATABASE_URL") or None
+
+
+def model_setting() -> str | None:
+    """An explicit embedding-model path or name, if the user set one."""
+    return os.environ.get("REWRITE_ASSIST_MODEL") or None
+
+
+def api_token() -> str | None:
+    """Bearer token required by the HTTP transport, if set."""
+    return os.environ.get("REWRITE_ASSIST_TOKEN") or None
