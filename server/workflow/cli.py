@@ -1,0 +1,92 @@
+"""Sub-commands ``install-agents`` and ``check-run``.
+
+Both work without the MCP server running. ``check-run`` uses the catalog only to lint recipe ids; when
+the catalog cannot be opened it says that lint was skipped instead of pretending the recipes are fine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rewrite_assist.server.cli import CommandError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "install-agents",
+        help="install the /rewrite-assist command, its subagents and the MCP server into a project",
+        description=(
+            "Copy the prompts into DIR/.claude/commands and DIR/.claude/agents, add the server to "
+            "DIR/.mcp.json (merged, other servers kept) and allow its tools in DIR/.claude/settings.json."
+        ),
+    )
+    p.add_argument(
+        "--target", type=Path, default=Path("."), metavar="DIR", help="project directory (default: .)"
+    )
+    p.add_argument("--force", action="store_true", help="replace prompts and a server entry that differ")
+    p.set_defaults(func=run_install_agents)
+
+    c = subparsers.add_parser(
+        "check-run",
+        help="re-verify a /rewrite-assist run folder (artifacts, stats, lint, decision, intent coverage)",
+        description=(
+            "Deterministic checks of a .output/<timestamp> folder: recomputes every option's stats from the "
+            "diffs, lints the recipes, re-derives the decision and checks intent coverage. Exit code 0 when "
+            "everything agrees, 1 when problems were found."
+        ),
+    )
+    c.add_argument("output_dir", type=Path, metavar="OUTPUT_DIR")
+    c.add_argument("--json", action="store_true", help="print the full report as JSON")
+    c.add_argument("--no-lint", action="store_true", help="do not open the catalog; report lint as skipped")
+    c.set_defaults(func=run_check_run)
+
+
+def run_install_agents(args: argparse.Namespace) -> int:
+    from rewrite_assist.server.workflow.install import InstallError, install_agents
+
+    try:
+        report = install_agents(args.target, force=args.force)
+    except InstallError as exc:
+        raise CommandError(str(exc), 2) from exc
+    for line in report.lines():
+        print(line)
+    if not report.changed and not report.kept_modified:
+        print("Already installed; nothing changed.")
+    else:
+        print("Restart Claude Code in that directory, then run: /rewrite-assist <PR URL>")
+    return 0
+
+
+def run_check_run(args: argparse.Namespace) -> int:
+    from rewrite_assist.server.workflow.check_run import check_run
+    from rewrite_assist.server.workflow.report import render_text
+
+    run_dir: Path = args.output_dir.expanduser()
+    if not run_dir.is_dir():
+        raise CommandError(f"{run_dir} is not a directory; pass a run folder such as .output/<timestamp>", 2)
+    if not (run_dir / "pr.diff").is_file() and not any(run_dir.glob("option-*")):
+        raise CommandError(f"{run_dir} is not a /rewrite-assist run folder (no pr.diff, no option-*)", 2)
+    lookup, note = (None, "--no-lint given") if args.no_lint else _open_catalog()
+    report = check_run(run_dir.resolve(), lookup, note)
+    if args.json:
+        print(json.dumps(report.model_dump(mode="json"), indent=2))
+    else:
+        print(render_text(report))
+    return 0 if report.ok else 1
+
+
+def _open_catalog() -> tuple[Any, str]:
+    """The catalog store, or None and the reason it is unavailable (lint is then reported as skipped)."""
+    try:
+        from rewrite_assist.server.catalog.db import Database
+        from rewrite_assist.server.catalog.store import CatalogStore
+
+        store = CatalogStore(Database.from_environment(start=True))
+        store.check_ready()
+        return store, ""
+    except Exception as exc:  # any failure to reach the catalog only disables the lint step
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return None, f"no catalog: {first_line}"
