@@ -88,7 +88,7 @@ def _closes(line: str, marker: str) -> bool:
 
 def heading(token: Token) -> tuple[int, str] | None:
     """``(level, title)`` when the token is an ATX heading line (never one inside a fence)."""
-    if isinstance(token, Fence) or not token.startswith("#"):
+    if isinstance(token, Fence) or token[:1] != "#":
         return None
     match = _HEADING.match(token)
     return (len(match.group(1)), match.group(2)) if match else None

@@ -68,14 +68,17 @@ class PageParseError(ValueError):
 
 @dataclass(frozen=True)
 class _Layout:
-    """Where the parts of a page are: token indexes of the H1 and id line, end of the header, sections."""
+    """A page's parts: its tokens, H1 text, id line, header bounds (description and tags) and ## sections."""
 
     tokens: list[mdx.Token]
     title_line: str | None
     header_start: int
     header_end: int
     id_line: str | None
-    sections: dict[str, list[mdx.Token]]
+    section_list: list[mdx.Section]
+
+    def sections_by_title(self) -> dict[str, list[mdx.Token]]:
+        return {s.title or "": s.tokens for s in self.section_list}
 
 
 def parse_page(path: str, text: str) -> Recipe:
@@ -87,7 +90,8 @@ def parse_page(path: str, text: str) -> Recipe:
     """
     front, body = split_front_matter(text)
     layout = _layout(body)
-    component = _run_recipe_attributes(layout.sections.get(USAGE_SECTION), body)
+    sections = layout.sections_by_title()
+    component = _run_recipe_attributes(sections.get(USAGE_SECTION), body)
     recipe_id = _recipe_id(path, component, layout.id_line)
     display_name = html.unescape(
         front.get("title") or layout.title_line or component.get("displayName") or ""
@@ -95,15 +99,15 @@ def parse_page(path: str, text: str) -> Recipe:
     if not display_name:
         raise PageParseError(path, "no display name: neither front matter 'title' nor a '# ' heading")
     description_tokens, tags = _description_and_tags(layout.tokens[layout.header_start : layout.header_end])
-    source_tokens = layout.sections.get(SOURCE_SECTION, [])
-    definition = _definition(layout.sections.get(DEFINITION_SECTION, []))
-    examples = next((layout.sections[t] for t in EXAMPLE_SECTIONS if t in layout.sections), [])
+    source_tokens = sections.get(SOURCE_SECTION, [])
+    definition = _definition(sections.get(DEFINITION_SECTION, []))
+    examples = next((sections[t] for t in EXAMPLE_SECTIONS if t in sections), [])
     return Recipe(
         id=recipe_id,
         display_name=display_name,
         description=_description(description_tokens),
         tags=tags,
-        options=parse_options(layout.sections.get(OPTIONS_SECTION, [])),
+        options=parse_options(sections.get(OPTIONS_SECTION, [])),
         recipe_list=definition.recipe_list,
         preconditions=definition.preconditions,
         group_id=component.get("groupId") or None,
@@ -113,14 +117,14 @@ def parse_page(path: str, text: str) -> Recipe:
         source_url=_first_link(source_tokens),
         doc_path=path,
         doc_url=doc_url(path),
-        used_by=linked_pages(path, layout.sections.get(USED_BY_SECTION, [])),
+        used_by=linked_pages(path, sections.get(USED_BY_SECTION, [])),
         examples=parse_examples(examples),
         category=category(path),
         markdown=clean_markdown(
             display_name,
             layout.id_line,
             layout.tokens[layout.header_start : layout.header_end],
-            mdx.split_sections(layout.tokens[layout.header_end :], 2)[1:],
+            layout.section_list,
         ),
     )
 
@@ -171,8 +175,7 @@ def _layout(body: str) -> _Layout:
         ),
         len(tokens),
     )
-    sections = {s.title or "": s.tokens for s in mdx.split_sections(tokens[end:], 2)[1:]}
-    return _Layout(tokens, title_line, start, end, id_line, sections)
+    return _Layout(tokens, title_line, start, end, id_line, mdx.split_sections(tokens[end:], 2)[1:])
 
 
 def _run_recipe_attributes(usage: list[mdx.Token] | None, body: str) -> dict[str, str]:
