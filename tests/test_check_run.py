@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from rewrite_assist.server.diffs.analyze import analyze_diffs
+from rewrite_assist.server.diffs import analyze_diffs
 from rewrite_assist.server.workflow import cli as workflow_cli
 from rewrite_assist.server.workflow.check_run import RunCheck, check_run
 from rewrite_assist.server.workflow.report import render_text

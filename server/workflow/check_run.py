@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 from rewrite_assist.server.catalog.lookup import RecipeLookup
-from rewrite_assist.server.diffs.models import DiffMetrics
+from rewrite_assist.server.diffs import DiffError, DiffMetrics
 from rewrite_assist.server.workflow import run_layout as layout
 from rewrite_assist.server.workflow.decision import (
     RAN_STATUSES,
@@ -203,7 +203,7 @@ def _has_option_output(run_dir: Path, n: int) -> bool:
 
 def recompute_metrics(pr_diff: str, recipe_diff: str) -> dict[str, Any]:
     """The analyze_diffs metrics for two diff texts (the same code validate_recipe uses)."""
-    from rewrite_assist.server.diffs.analyze import analyze_diffs
+    from rewrite_assist.server.diffs import analyze_diffs
 
     return analyze_diffs(pr_diff, recipe_diff).metrics.model_dump(mode="json")
 
@@ -240,7 +240,7 @@ def _check_stats(run_dir: Path, n: int) -> StatsCheck:
         return StatsCheck(option=n, state="unreadable", note=f"{stats_path.name} has no 'metrics' object")
     try:
         recomputed = recompute_metrics(_read(pr_path), _read(diff_path))
-    except Exception as exc:  # a diff the analyser rejects is a finding, not a crash
+    except DiffError as exc:  # a diff the analyser rejects is a finding, not a crash
         return StatsCheck(option=n, state="unreadable", note=f"cannot analyse {diff_path.name}: {exc}")
     mismatches = {
         key: {"recorded": recorded.get(key), "recomputed": recomputed.get(key)}

@@ -24,23 +24,23 @@ _BUILD_LINE = re.compile(r"^\s*Build check:\s*(passed|failed|not run)\b", re.MUL
 _RECOMMENDED_LINE = re.compile(r"^\s*Recommended:\s*(?:option-(\d+)|(none))\b", re.MULTILINE | re.IGNORECASE)
 
 
-def recipe_yaml(n: int) -> str:
+def recipe_yaml(n: int | str) -> str:
     return f"option-{n}-recipe.yaml"
 
 
-def creation_analysis(n: int) -> str:
+def creation_analysis(n: int | str) -> str:
     return f"option-{n}-creation-analysis.md"
 
 
-def recipe_diff(n: int) -> str:
+def recipe_diff(n: int | str) -> str:
     return f"option-{n}-recipe.diff"
 
 
-def stats_json(n: int) -> str:
+def stats_json(n: int | str) -> str:
     return f"option-{n}-stats.json"
 
 
-def validation_analysis(n: int) -> str:
+def validation_analysis(n: int | str) -> str:
     return f"option-{n}-validation-analysis.md"
 
 
