@@ -1,0 +1,152 @@
+"""CLI: ``ingest``, ``status`` and ``db start|stop|url|dump``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rewrite_assist.server.cli import CommandError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("ingest", help="build or update the recipe catalog from the OpenRewrite docs")
+    p.add_argument(
+        "--source",
+        help="a rewrite-docs directory, a .tar.gz of it, or a URL of such a tarball "
+        "(default: the pinned GitHub archive of openrewrite/rewrite-docs)",
+    )
+    p.add_argument(
+        "--strict", action="store_true", help="fail (and write nothing) if any page cannot be parsed"
+    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
+    p.set_defaults(func=run_ingest)
+
+    p = subparsers.add_parser("status", help="show what the catalog holds")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_status)
+
+    db = subparsers.add_parser("db", help="manage the catalog database")
+    dbsub = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    dbsub.add_parser("start", help="start the embedded PostgreSQL").set_defaults(func=run_db_start)
+    dbsub.add_parser("stop", help="stop the embedded PostgreSQL").set_defaults(func=run_db_stop)
+    dbsub.add_parser("url", help="print the database URL in use").set_defaults(func=run_db_url)
+    d = dbsub.add_parser("dump", help="write the catalog as a compressed SQL file (for the Docker image)")
+    d.add_argument(
+        "--output", "-o", required=True, type=Path, help="file to write, e.g. docker/catalog.sql.gz"
+    )
+    d.set_defaults(func=run_db_dump)
+
+
+def _store(*, start: bool = True) -> Any:
+    from rewrite_assist.server.catalog.db import Database, DatabaseUnavailable
+    from rewrite_assist.server.catalog.store import CatalogStore
+
+    try:
+        return CatalogStore(Database.from_environment(start=start))
+    except DatabaseUnavailable as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def run_ingest(args: argparse.Namespace) -> int:
+    from rewrite_assist.ingestion.pipeline import IngestError, ingest
+    from rewrite_assist.ingestion.source import SourceError
+    from rewrite_assist.server.catalog.db import DatabaseUnavailable
+    from rewrite_assist.server.embedding import EmbeddingModelError, default_embedder
+
+    store = _store()
+    try:
+        report = ingest(
+            store, args.source, embedder=default_embedder(), strict=args.strict, progress=not args.no_progress
+        )
+    except SourceError as exc:
+        raise CommandError(str(exc), exit_code=2) from exc
+    except (IngestError, DatabaseUnavailable, EmbeddingModelError) as exc:
+        raise CommandError(str(exc)) from exc
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(report.summary(), file=sys.stderr)
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from rewrite_assist.server.catalog.db import DatabaseUnavailable
+
+    try:
+        info = _store().info()
+    except DatabaseUnavailable as exc:
+        raise CommandError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(info.model_dump(exclude={"schema_version"}), indent=2))
+        return 0
+    if not info.recipes:
+        print("The catalog is empty: run `rewrite-assist ingest`.")
+        return 0
+    print(
+        f"{info.recipes} recipes ({info.composites} composites, {info.with_options} with options), "
+        f"{info.modules} modules\nembedding model: {info.embedding_model}\nsource: {info.source}\n"
+        f"ingested at: {info.ingested_at}\ndatabase: {info.database}"
+    )
+    return 0
+
+
+def run_db_start(args: argparse.Namespace) -> int:
+    from rewrite_assist.server import config
+    from rewrite_assist.server.catalog.db import DatabaseUnavailable, start_embedded
+
+    if config.database_url():
+        print("REWRITE_ASSIST_DATABASE_URL is set: using that external database, nothing to start.")
+        return 0
+    try:
+        print(start_embedded())
+    except DatabaseUnavailable as exc:
+        raise CommandError(str(exc)) from exc
+    return 0
+
+
+def run_db_stop(args: argparse.Namespace) -> int:
+    from rewrite_assist.server import config
+    from rewrite_assist.server.catalog.db import stop_embedded
+
+    if config.database_url():
+        print("REWRITE_ASSIST_DATABASE_URL is set: the external database is not managed here.")
+        return 0
+    print("stopped" if stop_embedded() else "the embedded database was not running")
+    return 0
+
+
+def run_db_url(args: argparse.Namespace) -> int:
+    from rewrite_assist.server.catalog.db import DatabaseUnavailable, resolve_url
+
+    try:
+        url, _kind = resolve_url(start=True)
+    except DatabaseUnavailable as exc:
+        raise CommandError(str(exc)) from exc
+    print(url)
+    return 0
+
+
+def run_db_dump(args: argparse.Namespace) -> int:
+    from rewrite_assist.ingestion.dump import write_dump
+    from rewrite_assist.ingestion.pipeline import MODEL_KEY
+    from rewrite_assist.server.catalog.db import DatabaseUnavailable
+    from rewrite_assist.server.catalog.store import CatalogNotReady
+
+    store = _store()
+    try:
+        store.check_ready()
+        counts = write_dump(store, args.output, model_key=MODEL_KEY)
+    except (DatabaseUnavailable, CatalogNotReady) as exc:
+        raise CommandError(str(exc)) from exc
+    except OSError as exc:
+        raise CommandError(f"Cannot write {args.output}: {exc.strerror or exc}", exit_code=2) from exc
+    size = args.output.stat().st_size
+    print(
+        f"wrote {args.output} ({size / 1e6:.1f} MB): " + ", ".join(f"{k} {v}" for k, v in counts.items()),
+        file=sys.stderr,
+    )
+    return 0

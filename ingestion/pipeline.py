@@ -1,0 +1,130 @@
+"""The ingestion pipeline: docs source → parsed recipes → embeddings → catalog, incrementally.
+
+Like simonw/llm's embed-multi, every recipe carries a content hash and every vector the hash of the text
+it embeds: a re-run re-embeds only what changed and deletes what disappeared, all in one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+from rewrite_assist.ingestion.embedded_text import embedding_text, text_hash
+from rewrite_assist.ingestion.parser import parse_source
+from rewrite_assist.ingestion.source import open_source
+from rewrite_assist.server.catalog.models import SkippedPage
+from rewrite_assist.server.catalog.store import CatalogStore, now_iso
+from rewrite_assist.server.embedding import Embedder
+
+log = logging.getLogger(__name__)
+
+MODEL_KEY = "all-MiniLM-L6-v2"
+
+
+class IngestError(RuntimeError):
+    """Ingestion could not complete; the previous catalog is untouched."""
+
+
+class IngestReport(BaseModel):
+    source: str
+    recipes: int
+    composites: int
+    with_options: int
+    modules: int
+    parsed_changed: int
+    embedded: int
+    unchanged: int
+    removed: int
+    skipped: list[SkippedPage] = Field(default_factory=list)
+    seconds: float
+
+    def summary(self) -> str:
+        lines = [
+            f"Catalog: {self.recipes} recipes ({self.composites} composites, {self.with_options} with options), "
+            f"{self.modules} modules, from {self.source}",
+            f"Changed: {self.parsed_changed} written, {self.embedded} embedded, {self.unchanged} unchanged, "
+            f"{self.removed} removed; {len(self.skipped)} pages skipped; {self.seconds:.1f} s",
+        ]
+        lines += [f"  skipped {s.path}: {s.reason}" for s in self.skipped]
+        return "\n".join(lines)
+
+
+def ingest(
+    store: CatalogStore,
+    source: str | Path | None,
+    *,
+    embedder: Embedder,
+    strict: bool = False,
+    progress: bool = True,
+) -> IngestReport:
+    """Build or update the catalog in ``store`` from ``source`` (directory, .tar.gz, URL, None = default)."""
+    started = time.perf_counter()
+    with open_source(source) as docs:
+        parsed = parse_source(docs, progress=progress)
+        source_label = docs.describe()
+    if strict and parsed.skipped:
+        first = parsed.skipped[0]
+        raise IngestError(
+            f"{len(parsed.skipped)} page(s) could not be parsed (first: {first.path}: {first.reason}); "
+            "nothing was written. Re-run without --strict to skip them."
+        )
+    recipes = parsed.recipes
+    if not recipes:
+        raise IngestError(f"No recipe pages could be parsed from {source_label}; nothing was written.")
+
+    stored = store.stored_hashes(MODEL_KEY)
+    names = {r.id: r.display_name for r in recipes}
+    changed: set[str] = set()
+    to_embed: dict[str, tuple[str, str]] = {}
+    for recipe in recipes:
+        previous = stored.get(recipe.id)
+        if previous is None or previous.content_hash != recipe.content_hash():
+            changed.add(recipe.id)
+        text = embedding_text(recipe, names)
+        th = text_hash(text)
+        if previous is None or previous.text_hash != th:
+            to_embed[recipe.id] = (th, text)
+
+    vectors = {}
+    if to_embed:
+        ids = list(to_embed)
+        log.info("embedding %d recipe(s)", len(ids))
+        matrix = embedder.encode([to_embed[i][1] for i in ids], show_progress=progress)
+        vectors = {rid: (to_embed[rid][0], matrix[n]) for n, rid in enumerate(ids)}
+
+    unchanged = len([r for r in recipes if r.id not in changed and r.id not in to_embed])
+    composites = sum(1 for r in recipes if r.is_composite)
+    with_options = sum(1 for r in recipes if r.options)
+    meta = {
+        "source": source_label,
+        "ingested_at": now_iso(),
+        "embedding_model": embedder.model_name,
+        "embedding_key": MODEL_KEY,
+        "recipe_count": str(len(recipes)),
+    }
+    if changed or vectors or set(stored) != {r.id for r in recipes} or not store.meta().get("ingested_at"):
+        removed = store.write_catalog(
+            recipes=recipes,
+            changed_ids=changed,
+            modules=parsed.modules,
+            embeddings=vectors,
+            model_key=MODEL_KEY,
+            meta=meta,
+        )
+    else:
+        removed = 0
+    return IngestReport(
+        source=source_label,
+        recipes=len(recipes),
+        composites=composites,
+        with_options=with_options,
+        modules=len(parsed.modules),
+        parsed_changed=len(changed),
+        embedded=len(vectors),
+        unchanged=unchanged,
+        removed=removed,
+        skipped=parsed.skipped,
+        seconds=round(time.perf_counter() - started, 2),
+    )

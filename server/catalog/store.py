@@ -1,0 +1,311 @@
+"""Reading and writing the recipe catalog (plain SQL over the schema in ``schema.py``)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+from rewrite_assist.server.catalog import schema
+from rewrite_assist.server.catalog.db import Database
+from rewrite_assist.server.catalog.models import CatalogInfo, Module, Recipe
+
+log = logging.getLogger(__name__)
+
+
+class CatalogNotReady(RuntimeError):
+    """The database is reachable but holds no usable catalog (empty, or an older schema)."""
+
+
+@dataclass(frozen=True)
+class StoredHashes:
+    content_hash: str
+    text_hash: str | None
+
+
+def identifier_words(recipe_id: str) -> str:
+    """Split an id into words for full-text search: ``org.openrewrite.java.ChangeMethodName`` →
+    ``org openrewrite java Change Method Name ChangeMethodName``."""
+    parts = re.split(r"[.\-_$]", recipe_id)
+    words: list[str] = []
+    for part in parts:
+        if not part:
+            continue
+        split = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+", part)
+        words.extend(split)
+        if len(split) > 1:
+            words.append(part)
+    return " ".join(words)
+
+
+class CatalogStore:
+    """The catalog in one PostgreSQL database. Implements ``RecipeLookup``."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._ids_cache: list[str] | None = None
+
+    # -- schema -------------------------------------------------------------------------------------
+    def ensure_schema(self, model_keys: Iterable[str] = ()) -> None:
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute(schema.TABLES)
+            for key in model_keys:
+                cur.execute(schema.hnsw_index_sql(key))
+            cur.execute(
+                "INSERT INTO catalog_meta (key, value) VALUES ('schema_version', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (str(schema.SCHEMA_VERSION),),
+            )
+
+    def meta(self) -> dict[str, str]:
+        """Catalog metadata; an empty dict when the database has no catalog tables yet."""
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute("SELECT to_regclass('catalog_meta') IS NOT NULL")
+            if not cur.fetchone()[0]:
+                return {}
+            cur.execute("SELECT key, value FROM catalog_meta")
+            return dict(cur.fetchall())
+
+    def check_ready(self) -> dict[str, str]:
+        """Raise ``CatalogNotReady`` with the fix when the catalog cannot serve queries."""
+        meta = self.meta()
+        if not meta or "ingested_at" not in meta:
+            raise CatalogNotReady(
+                "The recipe catalog is empty. Build it with `rewrite-assist ingest` (takes about a minute), "
+                "then retry."
+            )
+        version = int(meta.get("schema_version", "0"))
+        if version != schema.SCHEMA_VERSION:
+            raise CatalogNotReady(
+                f"The catalog was built with schema version {version}, this rewrite-assist expects "
+                f"{schema.SCHEMA_VERSION}. Rebuild it with `rewrite-assist ingest`, then retry."
+            )
+        return meta
+
+    def info(self) -> CatalogInfo:
+        meta = self.meta()
+        counts = {"recipes": 0, "composites": 0, "with_options": 0, "modules": 0}
+        if meta:
+            with self.db.connection() as conn, conn.cursor() as cur:
+                cur.execute(
+                    "SELECT count(*), count(*) FILTER (WHERE is_composite), "
+                    "count(*) FILTER (WHERE option_count > 0) FROM recipes"
+                )
+                counts["recipes"], counts["composites"], counts["with_options"] = cur.fetchone()
+                cur.execute("SELECT count(*) FROM modules")
+                counts["modules"] = cur.fetchone()[0]
+        return CatalogInfo(
+            **counts,
+            embedding_model=meta.get("embedding_model"),
+            source=meta.get("source"),
+            ingested_at=meta.get("ingested_at"),
+            database=self.db.kind,
+            schema_version=int(meta["schema_version"]) if "schema_version" in meta else None,
+        )
+
+    # -- reads --------------------------------------------------------------------------------------
+    def get_recipe(self, recipe_id: str) -> Recipe | None:
+        rows = self.get_recipes([recipe_id])
+        return rows.get(recipe_id)
+
+    def get_recipes(self, recipe_ids: Iterable[str]) -> dict[str, Recipe]:
+        ids = list(dict.fromkeys(recipe_ids))
+        if not ids:
+            return {}
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute("SELECT id, data FROM recipes WHERE id = ANY(%s)", (ids,))
+            return {rid: Recipe.model_validate(data) for rid, data in cur.fetchall()}
+
+    def all_ids(self) -> list[str]:
+        if self._ids_cache is None:
+            with self.db.connection() as conn, conn.cursor() as cur:
+                cur.execute("SELECT id FROM recipes ORDER BY id")
+                self._ids_cache = [r[0] for r in cur.fetchall()]
+        return self._ids_cache
+
+    def resolve_id(self, query: str) -> str | None:
+        """Exact id, then case-insensitive id, then a unique class-name (last segment) match."""
+        query = query.strip()
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute("SELECT id FROM recipes WHERE id = %s", (query,))
+            row = cur.fetchone()
+            if row:
+                return str(row[0])
+            cur.execute("SELECT id FROM recipes WHERE lower(id) = lower(%s)", (query,))
+            rows = cur.fetchall()
+            if len(rows) == 1:
+                return str(rows[0][0])
+        suffix = query.rsplit(".", 1)[-1].lower()
+        matches = [rid for rid in self.all_ids() if rid.rsplit(".", 1)[-1].lower() == suffix]
+        if len(matches) == 1:
+            return matches[0]
+        if "." in query:  # a dotted tail such as "github.SetupJavaAdoptOpenJDKToTemurin"
+            tail = "." + query.lower()
+            matches = [rid for rid in self.all_ids() if rid.lower().endswith(tail)]
+            if len(matches) == 1:
+                return matches[0]
+        return None
+
+    def closest_ids(self, name: str, limit: int = 5) -> list[str]:
+        """Ids most similar to ``name``, comparing whole ids and class names."""
+        ids = self.all_ids()
+        if not ids or not name.strip():
+            return []
+        name_l = name.strip().lower()
+        by_class: dict[str, list[str]] = {}
+        for rid in ids:
+            by_class.setdefault(rid.rsplit(".", 1)[-1].lower(), []).append(rid)
+        scored: dict[str, float] = {}
+        for rid in difflib.get_close_matches(name_l, [i.lower() for i in ids], n=limit * 2, cutoff=0.5):
+            for orig in ids:
+                if orig.lower() == rid:
+                    scored[orig] = max(
+                        scored.get(orig, 0), difflib.SequenceMatcher(None, name_l, rid).ratio()
+                    )
+        cls = name_l.rsplit(".", 1)[-1]
+        for match in difflib.get_close_matches(cls, list(by_class), n=limit * 2, cutoff=0.6):
+            ratio = difflib.SequenceMatcher(None, cls, match).ratio()
+            for orig in by_class[match]:
+                scored[orig] = max(scored.get(orig, 0), ratio)
+        ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [rid for rid, _ in ranked[:limit]]
+
+    def get_module(self, group_id: str, artifact_id: str) -> Module | None:
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute(
+                "SELECT group_id, artifact_id, version, license FROM modules WHERE group_id = %s AND artifact_id = %s",
+                (group_id, artifact_id),
+            )
+            row = cur.fetchone()
+        if not row:
+            return None
+        return Module(group_id=row[0], artifact_id=row[1], version=row[2], license=row[3])
+
+    def stored_hashes(self, model_key: str) -> dict[str, StoredHashes]:
+        """Per recipe: its content hash and the hash of the text embedded for ``model_key``."""
+        if not self.meta():
+            return {}
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute(
+                "SELECT r.id, r.content_hash, e.text_hash FROM recipes r "
+                "LEFT JOIN recipe_embeddings e ON e.recipe_id = r.id AND e.model = %s",
+                (model_key,),
+            )
+            return {rid: StoredHashes(ch, th) for rid, ch, th in cur.fetchall()}
+
+    # -- writes -------------------------------------------------------------------------------------
+    def write_catalog(
+        self,
+        *,
+        recipes: list[Recipe],
+        changed_ids: set[str],
+        modules: list[Module],
+        embeddings: Mapping[str, tuple[str, np.ndarray]],
+        model_key: str,
+        meta: Mapping[str, str],
+    ) -> int:
+        """Replace the catalog in ONE transaction: a failure leaves the previous catalog intact.
+
+        ``changed_ids`` are rewritten; recipes absent from ``recipes`` are deleted; ``embeddings`` maps
+        recipe id → (text hash, vector) for the ones to (re-)embed. Returns the number of removed recipes.
+        """
+        from psycopg2.extras import execute_values
+
+        keep = [r.id for r in recipes]
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute(schema.TABLES)
+            cur.execute(schema.hnsw_index_sql(model_key))
+            cur.execute("DELETE FROM recipes WHERE NOT (id = ANY(%s))", (keep,))
+            removed = cur.rowcount
+            rows = [self._recipe_row(r) for r in recipes if r.id in changed_ids]
+            if rows:
+                execute_values(
+                    cur,
+                    "INSERT INTO recipes (id, display_name, description, tags, license, group_id, artifact_id, "
+                    "npm_package, is_composite, option_count, used_by_count, doc_path, data, content_hash, "
+                    "search_tsv) VALUES %s ON CONFLICT (id) DO UPDATE SET display_name = EXCLUDED.display_name, "
+                    "description = EXCLUDED.description, tags = EXCLUDED.tags, license = EXCLUDED.license, "
+                    "group_id = EXCLUDED.group_id, artifact_id = EXCLUDED.artifact_id, "
+                    "npm_package = EXCLUDED.npm_package, is_composite = EXCLUDED.is_composite, "
+                    "option_count = EXCLUDED.option_count, used_by_count = EXCLUDED.used_by_count, "
+                    "doc_path = EXCLUDED.doc_path, data = EXCLUDED.data, content_hash = EXCLUDED.content_hash, "
+                    "search_tsv = EXCLUDED.search_tsv",
+                    rows,
+                    template="(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, "
+                    "setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B') "
+                    "|| setweight(to_tsvector('english', %s), 'C'))",
+                    page_size=500,
+                )
+            if embeddings:
+                execute_values(
+                    cur,
+                    "INSERT INTO recipe_embeddings (recipe_id, model, text_hash, embedding) VALUES %s "
+                    "ON CONFLICT (recipe_id, model) DO UPDATE SET text_hash = EXCLUDED.text_hash, "
+                    "embedding = EXCLUDED.embedding",
+                    [(rid, model_key, th, vec) for rid, (th, vec) in embeddings.items()],
+                    page_size=500,
+                )
+            cur.execute("DELETE FROM modules")
+            if modules:
+                execute_values(
+                    cur,
+                    "INSERT INTO modules (group_id, artifact_id, version, license) VALUES %s "
+                    "ON CONFLICT DO NOTHING",
+                    [(m.group_id, m.artifact_id, m.version, m.license) for m in modules],
+                )
+            full_meta = {"schema_version": str(schema.SCHEMA_VERSION), **meta}
+            execute_values(
+                cur,
+                "INSERT INTO catalog_meta (key, value) VALUES %s "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                list(full_meta.items()),
+            )
+        self._ids_cache = None
+        return removed
+
+    def write_embeddings(self, model_key: str, embeddings: Mapping[str, tuple[str, np.ndarray]]) -> None:
+        """Store vectors for an extra model key (e.g. the reference baseline's embedded text)."""
+        from psycopg2.extras import execute_values
+
+        with self.db.connection() as conn, conn.cursor() as cur:
+            cur.execute(schema.hnsw_index_sql(model_key))
+            execute_values(
+                cur,
+                "INSERT INTO recipe_embeddings (recipe_id, model, text_hash, embedding) VALUES %s "
+                "ON CONFLICT (recipe_id, model) DO UPDATE SET text_hash = EXCLUDED.text_hash, "
+                "embedding = EXCLUDED.embedding",
+                [(rid, model_key, th, vec) for rid, (th, vec) in embeddings.items()],
+                page_size=500,
+            )
+
+    @staticmethod
+    def _recipe_row(r: Recipe) -> tuple[Any, ...]:
+        return (
+            r.id,
+            r.display_name,
+            r.description,
+            r.tags,
+            r.license,
+            r.group_id,
+            r.artifact_id,
+            r.npm_package,
+            r.is_composite,
+            len(r.options),
+            len(r.used_by),
+            r.doc_path,
+            json.dumps(r.model_dump(mode="json"), ensure_ascii=False),
+            r.content_hash(),
+            f"{identifier_words(r.id)} {r.display_name}",
+            " ".join(r.tags),
+            r.description,
+        )
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()

@@ -1,0 +1,48 @@
+"""Inputs and outputs of recipe search, shared by the MCP tool, the CLI and the evaluation harness."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class SearchFilters(BaseModel):
+    """Optional restrictions; applied inside each SQL leg so they never silently shrink the result."""
+
+    module: str | None = Field(default=None, description="artifact id, e.g. rewrite-spring")
+    tag: str | None = None
+    license: Literal["apache", "moderne"] | None = None
+    composite: bool | None = None
+
+    def is_empty(self) -> bool:
+        return all(v is None for v in self.model_dump().values())
+
+
+class OptionSummary(BaseModel):
+    name: str
+    required: bool
+
+
+class SearchHit(BaseModel):
+    id: str
+    display_name: str
+    description: str = Field(description="trimmed to ~300 characters")
+    tags: list[str]
+    module: str | None
+    license: str
+    is_composite: bool
+    sub_recipe_count: int
+    options: list[OptionSummary]
+    cosine_score: float = Field(
+        description="best cosine similarity between the recipe and any query variation"
+    )
+    fusion_score: float = Field(description="Reciprocal Rank Fusion score over all legs and variations")
+    matched_variations: int = Field(description="how many query variations retrieved this recipe")
+
+
+class SearchResult(BaseModel):
+    hits: list[SearchHit]
+    total_count: int = Field(description="distinct candidates found before the limit was applied")
+    queries: list[str]
+    hint: str | None = None

@@ -1,0 +1,49 @@
+"""MCP tool ``get_recipe``: full facts of one recipe, including a ready-to-edit rewrite.yml."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
+from rewrite_assist.server.catalog.details import RecipeDetails, RecipeNotFound, recipe_details
+from rewrite_assist.server.state import tool_errors
+from rewrite_assist.server.tools.context import get_state
+
+DESCRIPTION = """Get one OpenRewrite recipe by id: description, options (types, required flags, examples),
+the recipes a composite runs, preconditions, module coordinates and version, license, examples, and a
+rewrite.yml snippet with required options as placeholders. Accepts the exact id, a case-insensitive id,
+or a unique class name (e.g. UpgradeSpringBoot_3_0). Unknown ids fail with the closest known ids.
+Set include_markdown only when you need the full documentation page (it is large)."""
+
+
+def get_recipe_tool(
+    ctx: Context[Any, Any],
+    recipe_id: Annotated[str, Field(description="fully qualified recipe id, or a unique class name")],
+    include_markdown: Annotated[
+        bool, Field(description="also return the cleaned documentation page")
+    ] = False,
+) -> RecipeDetails:
+    state = get_state(ctx)
+    if not recipe_id.strip():
+        raise ToolError(
+            "recipe_id is empty: pass a recipe id from find_recipes, e.g. org.openrewrite.java.ChangeType."
+        )
+    with tool_errors(state):
+        try:
+            return recipe_details(state.store(), recipe_id, include_markdown=include_markdown)
+        except RecipeNotFound as exc:
+            raise ToolError(str(exc)) from exc
+
+
+def register(mcp: MCPServer) -> None:
+    mcp.add_tool(
+        get_recipe_tool,
+        name="get_recipe",
+        title="Get an OpenRewrite recipe",
+        description=DESCRIPTION,
+        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+    )

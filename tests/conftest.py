@@ -1,0 +1,113 @@
+"""Shared, session-scoped fixtures: one real embedded PostgreSQL + pgvector, one embedding model, and one
+catalog ingested from the real docs snapshot, reused by every test that needs them."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def shared_data_dir() -> Path:
+    """``../shared/data`` beside the checkout (read-only evaluation and source data)."""
+    return REPO_ROOT.parent / "shared" / "data"
+
+
+def docs_snapshot() -> Path:
+    return shared_data_dir() / "openrewrite-docs" / "recipes.tar.gz"
+
+
+def require_snapshot() -> Path:
+    path = docs_snapshot()
+    if not path.exists():
+        pytest.skip(f"docs snapshot not found at {path} (expected ../shared beside the checkout)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def rewrite_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """An isolated REWRITE_ASSIST_HOME so tests never touch the user's catalog."""
+    home = tmp_path_factory.mktemp("rewrite-assist-home")
+    old = os.environ.get("REWRITE_ASSIST_HOME")
+    os.environ["REWRITE_ASSIST_HOME"] = str(home)
+    yield home
+    if old is None:
+        os.environ.pop("REWRITE_ASSIST_HOME", None)
+    else:
+        os.environ["REWRITE_ASSIST_HOME"] = old
+
+
+@pytest.fixture(scope="session")
+def pg_url(rewrite_home: Path) -> str:
+    """URL of a real PostgreSQL with pgvector: REWRITE_ASSIST_TEST_DATABASE_URL, or a throwaway embedded one."""
+    external = os.environ.get("REWRITE_ASSIST_TEST_DATABASE_URL")
+    if external:
+        return external
+    from rewrite_assist.server.catalog.db import start_embedded
+
+    return start_embedded(rewrite_home, cleanup="delete")
+
+
+@pytest.fixture(scope="session")
+def make_database(pg_url: str):
+    """Factory: a fresh, empty database on the test server, as a ``Database``."""
+    import psycopg2
+    from rewrite_assist.server.catalog.db import Database
+
+    created: list[Database] = []
+
+    def factory(prefix: str = "t") -> Database:
+        name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+        conn = psycopg2.connect(pg_url)
+        conn.autocommit = True
+        with conn.cursor() as cur:
+            cur.execute(f'CREATE DATABASE "{name}"')
+        conn.close()
+        db = Database(_with_dbname(pg_url, name), "embedded")
+        created.append(db)
+        return db
+
+    yield factory
+    for db in created:
+        db.close()
+
+
+def _with_dbname(url: str, name: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from rewrite_assist.server.embedding import Embedder
+
+    return Embedder()
+
+
+@pytest.fixture(scope="session")
+def catalog(make_database, embedder):
+    """A ``CatalogStore`` holding the full snapshot (4,118 recipes), ingested once per session."""
+    from rewrite_assist.ingestion.pipeline import ingest
+    from rewrite_assist.server.catalog.store import CatalogStore
+
+    snapshot = require_snapshot()
+    store = CatalogStore(make_database("catalog"))
+    report = ingest(store, snapshot, embedder=embedder, progress=False)
+    assert report.recipes > 4000, report.summary()
+    store.ingest_report = report
+    return store
+
+
+@pytest.fixture(scope="session")
+def app_state(catalog, embedder):
+    """The MCP server's shared state pointed at the session catalog."""
+    from rewrite_assist.server.state import AppState
+
+    return AppState(database_factory=lambda: catalog.db, embedder=embedder)
