@@ -212,6 +212,16 @@ def test_stats_without_a_diff_cannot_be_reproduced(tmp_path: Path) -> None:
     assert any(p.startswith("stats no diff: option-3-stats.json:") for p in report.problems)
 
 
+def test_recipe_diff_that_is_not_a_diff_is_reported_not_raised(tmp_path: Path) -> None:
+    run, _ = build_run(tmp_path, "ecommerce-catalog-pr2")
+    (run / "option-1-recipe.diff").write_text("BUILD SUCCESSFUL in 12s\n")
+    report = check(run)
+    option1 = next(s for s in report.stats if s.option == 1)
+    assert option1.state == "unreadable"
+    assert option1.note.startswith("cannot analyse option-1-recipe.diff: ")
+    assert any(p.startswith("stats unreadable: option-1-stats.json: cannot analyse") for p in report.problems)
+
+
 def test_missing_artifact_is_named_with_its_phase(tmp_path: Path) -> None:
     run, _ = build_run(tmp_path, "task-management-api-pr3")
     (run / "option-2-validation-analysis.md").unlink()
@@ -244,15 +254,12 @@ def test_failed_validation_excuses_its_diff_and_stats(tmp_path: Path) -> None:
 def test_failed_build_makes_an_option_ineligible(tmp_path: Path) -> None:
     run, recommended = build_run(tmp_path, "task-management-api-pr3")
     assert recommended == 3
-    (run / "option-3-validation-analysis.md").write_text(
-        "# Validation: option-3\nStatus: ok\nBuild check: failed\n"
-    )
+    (run / "option-3-validation-analysis.md").write_text("# Validation: option-3\nStatus: ok\nBuild check: failed\n")
     report = check(run)
     assert report.decision.expected == 1  # options 1 and 2 tie on every metric and count
     assert "option-1 before option-2: full tie, lower option number" in report.decision.reasons
     assert (
-        "decision: recommended option-3, but the rule picks option-1; "
-        "option-3 is not eligible: build check failed"
+        "decision: recommended option-3, but the rule picks option-1; option-3 is not eligible: build check failed"
     ) in report.problems
 
 
@@ -303,6 +310,16 @@ def test_intent_coverage_on_the_recommended_diff(tmp_path: Path) -> None:
     assert report.intents.summary == "7 of 8 intents verifiable, 7 of 7 satisfied"
     assert report.intents.unverifiable == ["Keep the documentation consistent with the new runtime"]
     assert report.intents.diff_used == "result/recommended-recipe.diff"
+
+
+def test_intent_naming_a_file_the_pr_leaves_alone_is_a_problem(tmp_path: Path) -> None:
+    tree = ECOMMERCE_INTENT_TREE + "- `settings.gradle`: rename the root project\n"
+    run, _ = build_run(tmp_path, "ecommerce-catalog-pr2", intent_tree=tree)
+    report = check(run)
+    assert report.intents.outside_pr == ["`settings.gradle`: rename the root project"]
+    assert report.problems == [
+        "intent-tree.md: names a file pr.diff does not change: `settings.gradle`: rename the root project"
+    ]
 
 
 def test_intent_coverage_names_what_a_weaker_option_misses(tmp_path: Path) -> None:

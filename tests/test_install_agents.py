@@ -138,9 +138,7 @@ def test_unwritable_target_reported_before_writing(tmp_path: Path, monkeypatch: 
 
 def test_claude_path_that_is_a_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / ".claude").write_text("not a folder")
-    with pytest.raises(
-        InstallError, match=r"cannot read .*\.claude/commands/rewrite-assist\.md: .*Not a directory"
-    ):
+    with pytest.raises(InstallError, match=r"cannot read .*\.claude/commands/rewrite-assist\.md: .*Not a directory"):
         install_agents(tmp_path, server_entry=ENTRY)
     assert sorted(p.name for p in tmp_path.iterdir()) == [".claude"]
 
@@ -183,3 +181,27 @@ def test_cli_bad_target_exits_2(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="does not exist") as exc:
         run_cli(["install-agents", "--target", str(tmp_path / "nope")])
     assert exc.value.exit_code == 2
+
+
+def test_installed_command_starts_the_server_from_another_directory(tmp_path: Path) -> None:
+    """What Claude Code does with .mcp.json: run the command from the project, list the tools."""
+    import asyncio
+
+    from mcp import Client, StdioServerParameters
+
+    install_agents(tmp_path)
+    entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["rewrite-assist"]
+    env = dict(
+        os.environ,
+        # an unreachable catalog: listing tools must not need it, and nothing is started or touched
+        REWRITE_ASSIST_DATABASE_URL="postgresql://nobody@127.0.0.1:9/none",
+        REWRITE_ASSIST_HOME=str(tmp_path / "home"),
+    )
+    params = StdioServerParameters(command=entry["command"], args=entry["args"], cwd=str(tmp_path), env=env)
+
+    async def listing() -> set[str]:
+        async with Client(params) as client:
+            return {tool.name for tool in (await client.list_tools()).tools}
+
+    names = asyncio.run(asyncio.wait_for(listing(), timeout=120))
+    assert {f"mcp__rewrite-assist__{name}" for name in names} >= set(workflow_tool_names())

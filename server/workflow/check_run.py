@@ -97,6 +97,7 @@ class IntentCheck(BaseModel):
     summary: str = ""
     unsatisfied: list[IntentRow] = Field(default_factory=list)
     unverifiable: list[str] = Field(default_factory=list)
+    outside_pr: list[str] = Field(default_factory=list, description="intents naming a file pr.diff leaves alone")
 
 
 class RunCheck(BaseModel):
@@ -135,6 +136,7 @@ def check_run(run_dir: Path, lookup: RecipeLookup | None, lookup_note: str = "no
     problems += [_stats_problem(s) for s in stats if s.state not in ("match",)]
     problems += [f"lint: {c.path}: {'; '.join(c.errors) or c.note}" for c in lint if c.state == "errors"]
     problems += decision.problems
+    problems += [f"intent-tree.md: names a file pr.diff does not change: {text}" for text in intents.outside_pr]
     return RunCheck(
         run_dir=str(run_dir),
         artifacts=artifacts,
@@ -185,11 +187,7 @@ def _not_expected_reason(
 def _may_be_empty(rel: str, headers: dict[int, layout.ValidationHeader | None]) -> bool:
     """An empty recipe diff is legitimate when the recipe ran and changed nothing."""
     for n, header in headers.items():
-        if (
-            rel in (layout.recipe_diff(n), layout.RECOMMENDED_DIFF)
-            and header
-            and header.status == "no_changes"
-        ):
+        if rel in (layout.recipe_diff(n), layout.RECOMMENDED_DIFF) and header and header.status == "no_changes":
             return True
     return False
 
@@ -219,9 +217,7 @@ def _check_stats(run_dir: Path, n: int) -> StatsCheck:
     stats_path, diff_path = run_dir / layout.stats_json(n), run_dir / layout.recipe_diff(n)
     pr_path = run_dir / "pr.diff"
     if not stats_path.is_file():
-        return StatsCheck(
-            option=n, state="no stats", note=f"{diff_path.name} exists without {stats_path.name}"
-        )
+        return StatsCheck(option=n, state="no stats", note=f"{diff_path.name} exists without {stats_path.name}")
     if not diff_path.is_file():
         return StatsCheck(
             option=n,
@@ -229,9 +225,7 @@ def _check_stats(run_dir: Path, n: int) -> StatsCheck:
             note=f"{stats_path.name} has no {diff_path.name} to come from: its numbers cannot be reproduced",
         )
     if not pr_path.is_file():
-        return StatsCheck(
-            option=n, state="unreadable", note="pr.diff is missing; nothing to recompute against"
-        )
+        return StatsCheck(option=n, state="unreadable", note="pr.diff is missing; nothing to recompute against")
     try:
         recorded = recorded_metrics(json.loads(_read(stats_path)))
     except json.JSONDecodeError as exc:
@@ -278,9 +272,7 @@ def _stats_problem(check: StatsCheck) -> str:
 # -- lint -------------------------------------------------------------------------------------------
 
 
-def _check_lint(
-    run_dir: Path, options: list[int], lookup: RecipeLookup | None, lookup_note: str
-) -> list[LintCheck]:
+def _check_lint(run_dir: Path, options: list[int], lookup: RecipeLookup | None, lookup_note: str) -> list[LintCheck]:
     from rewrite_assist.server.validation.lint import lint_recipe
 
     paths = [layout.recipe_yaml(n) for n in options] + [layout.RECOMMENDED_YAML]
@@ -362,9 +354,7 @@ def _check_decision(
         if not agrees:
             problems.append(f"decision: summary recommends none, but the rule picks option-{expected.winner}")
     elif not known:
-        problems.append(
-            f"decision: {layout.RECOMMENDED_YAML} is missing or is not a copy of any option's recipe"
-        )
+        problems.append(f"decision: {layout.RECOMMENDED_YAML} is missing or is not a copy of any option's recipe")
     elif not agrees:
         by_number = {o.number: o for o in truth}
         chosen = by_number.get(recommended) if recommended is not None else None
@@ -483,6 +473,7 @@ def _check_intents(run_dir: Path, decision: DecisionCheck) -> IntentCheck:
             if v.verifiable and not v.satisfied
         ],
         unverifiable=[v.intent.text for v in coverage.verdicts if not v.verifiable],
+        outside_pr=[v.intent.text for v in coverage.verdicts if v.file_outside_pr],
     )
 
 

@@ -23,9 +23,7 @@ def register(subparsers: Any) -> None:
             "DIR/.mcp.json (merged, other servers kept) and allow its tools in DIR/.claude/settings.json."
         ),
     )
-    p.add_argument(
-        "--target", type=Path, default=Path("."), metavar="DIR", help="project directory (default: .)"
-    )
+    p.add_argument("--target", type=Path, default=Path("."), metavar="DIR", help="project directory (default: .)")
     p.add_argument("--force", action="store_true", help="replace prompts and a server entry that differ")
     p.set_defaults(func=run_install_agents)
 

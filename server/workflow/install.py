@@ -57,9 +57,7 @@ def server_command() -> dict[str, Any]:
     include the virtualenv this package lives in. The executable next to the running interpreter wins
     (same environment as the code doing the install); then one on PATH; then ``python -m``.
     """
-    script = shutil.which("rewrite-assist", path=str(Path(sys.executable).parent)) or shutil.which(
-        "rewrite-assist"
-    )
+    script = shutil.which("rewrite-assist", path=str(Path(sys.executable).parent)) or shutil.which("rewrite-assist")
     if script:
         return {"type": "stdio", "command": str(Path(script).absolute()), "args": ["serve"]}
     return {
@@ -69,9 +67,7 @@ def server_command() -> dict[str, Any]:
     }
 
 
-def install_agents(
-    target: Path, *, force: bool = False, server_entry: dict[str, Any] | None = None
-) -> InstallReport:
+def install_agents(target: Path, *, force: bool = False, server_entry: dict[str, Any] | None = None) -> InstallReport:
     """Install prompts, the MCP server entry and tool permissions into ``target``."""
     target = _check_target(target)
     report = InstallReport(target=target)
@@ -86,14 +82,10 @@ def install_agents(
         else:
             _write_text(path, prompt.text)
             report.written.append(prompt.relative_path)
-    mcp_changed, report.mcp_server = _merge_mcp_json(
-        target / ".mcp.json", server_entry or server_command(), force
-    )
+    mcp_changed, report.mcp_server = _merge_mcp_json(target / ".mcp.json", server_entry or server_command(), force)
     settings_changed, report.settings = _merge_settings(claude / "settings.json")
     report.config_written = [
-        name
-        for name, changed in ((".mcp.json", mcp_changed), (".claude/settings.json", settings_changed))
-        if changed
+        name for name, changed in ((".mcp.json", mcp_changed), (".claude/settings.json", settings_changed)) if changed
     ]
     return report
 
@@ -145,9 +137,7 @@ def _merge_settings(path: Path) -> tuple[bool, str]:
     if not added and not enable:
         return False, "unchanged"
     _write_json(path, data)
-    return True, f"allowed {len(added)} tool(s)" + (
-        f", enabled project server '{SERVER_NAME}'" if enable else ""
-    )
+    return True, f"allowed {len(added)} tool(s)" + (f", enabled project server '{SERVER_NAME}'" if enable else "")
 
 
 def _read_text(path: Path) -> str | None:
@@ -166,9 +156,7 @@ def _read_json_object(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InstallError(
-            f"{path} is not valid JSON (line {exc.lineno}): fix or remove it, then rerun"
-        ) from exc
+        raise InstallError(f"{path} is not valid JSON (line {exc.lineno}): fix or remove it, then rerun") from exc
     if not isinstance(data, dict):
         raise InstallError(f"{path} does not hold a JSON object; fix or remove it, then rerun")
     return data

@@ -50,13 +50,17 @@ class DiffIndex:
         return index
 
     def files_matching(self, pattern: str) -> list[str]:
-        """Paths equal to ``pattern``, ending with ``/pattern``, or matching it as a glob."""
+        """Paths equal to ``pattern``, ending with ``/pattern``, or matching it as a glob.
+
+        A leading ``**/`` also matches at the top level (``**/Dockerfile`` matches ``Dockerfile``).
+        """
         pattern = pattern.strip()
         pattern = pattern[2:] if pattern.startswith("./") else pattern
+        globs = [pattern, pattern[3:]] if pattern.startswith("**/") else [pattern]
         return [
             path
             for path in self.changed
-            if path == pattern or path.endswith("/" + pattern) or fnmatch.fnmatch(path, pattern)
+            if path == pattern or path.endswith("/" + pattern) or any(fnmatch.fnmatch(path, g) for g in globs)
         ]
 
     def touches(self, token: str, files: list[str] | None) -> bool:
@@ -80,6 +84,7 @@ class IntentVerdict:
     intent: AtomicIntent
     checkable: tuple[str, ...]  # tokens (the file first) that pr.diff touches
     missing: tuple[str, ...]  # checkable tokens the recommended diff does not touch
+    file_outside_pr: bool = False  # the intent names a file that pr.diff does not change
 
     @property
     def verifiable(self) -> bool:
@@ -107,10 +112,7 @@ class Coverage:
         return sum(1 for v in self.verdicts if v.satisfied)
 
     def summary(self) -> str:
-        return (
-            f"{self.verifiable} of {self.total} intents verifiable, "
-            f"{self.satisfied} of {self.verifiable} satisfied"
-        )
+        return f"{self.verifiable} of {self.total} intents verifiable, {self.satisfied} of {self.verifiable} satisfied"
 
 
 def parse_atomic_intents(markdown: str) -> list[AtomicIntent]:
@@ -171,7 +173,8 @@ def assess(intents: list[AtomicIntent], pr: DiffIndex, recommended: DiffIndex) -
                 checkable.append(token)
                 if not recommended.touches(token, rec_files):
                     missing.append(token)
-        verdicts.append(IntentVerdict(intent, tuple(checkable), tuple(missing)))
+        outside = bool(intent.file) and not pr_files
+        verdicts.append(IntentVerdict(intent, tuple(checkable), tuple(missing), file_outside_pr=outside))
     return Coverage(tuple(verdicts))
 
 

@@ -34,9 +34,7 @@ def _artifacts(report: RunCheck) -> list[str]:
     for phase, items in phases.items():
         present = sum(1 for a in items if a.state == "present")
         odd = "".join(
-            f"; {a.state.upper()} {a.path}" + (f" ({a.note})" if a.note else "")
-            for a in items
-            if a.state != "present"
+            f"; {a.state.upper()} {a.path}" + (f" ({a.note})" if a.note else "") for a in items if a.state != "present"
         )
         lines.append(f"  {phase}: {present} of {len(items)} present{odd}")
     return [*lines, ""]
@@ -101,6 +99,8 @@ def _intents(i: IntentCheck) -> list[str]:
         lines.append(f"  not satisfied: {row.text}  [missing: {', '.join(row.missing)}]")
     for text in i.unverifiable:
         lines.append(f"  unverifiable: {text}")
+    for text in i.outside_pr:
+        lines.append(f"  NAMES A FILE THE PR DOES NOT CHANGE: {text}")
     return [*lines, ""]
 
 
