@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rewrite_assist.server.catalog.lookup import RecipeLookup
 from rewrite_assist.server.diffs import analyze_diffs
 from rewrite_assist.server.workflow import cli as workflow_cli
 from rewrite_assist.server.workflow.check_run import RunCheck, check_run
@@ -367,3 +368,20 @@ def test_cli_rejects_what_is_not_a_run_folder(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="not a /rewrite-assist run folder") as empty:
         _run_cli(["check-run", str(tmp_path), "--no-lint"])
     assert empty.value.exit_code == 2
+
+
+@pytest.mark.slow
+def test_lint_against_the_real_catalog(tmp_path: Path, catalog: RecipeLookup) -> None:
+    run, _ = build_run(tmp_path, "ecommerce-catalog-pr2")
+    path = run / "option-1-recipe.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "org.openrewrite.gradle.UpdateGradleWrapper", "org.openrewrite.gradle.UpdateGradleWraper"
+        )
+    )
+    report = check_run(run, lookup=catalog)
+    lint = {c.path: c for c in report.lint}
+    assert all(c.catalog_checked and not c.note for c in report.lint)
+    assert lint["option-2-recipe.yaml"].state == "ok", lint["option-2-recipe.yaml"].errors
+    assert lint["option-1-recipe.yaml"].state == "errors"
+    assert any("UpdateGradleWraper" in error for error in lint["option-1-recipe.yaml"].errors)
