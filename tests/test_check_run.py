@@ -385,3 +385,12 @@ def test_lint_against_the_real_catalog(tmp_path: Path, catalog: RecipeLookup) ->
     assert lint["option-2-recipe.yaml"].state == "ok", lint["option-2-recipe.yaml"].errors
     assert lint["option-1-recipe.yaml"].state == "errors"
     assert any("UpdateGradleWraper" in error for error in lint["option-1-recipe.yaml"].errors)
+
+
+def test_no_catalog_ingested_means_no_database_is_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REWRITE_ASSIST_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("REWRITE_ASSIST_DATABASE_URL", raising=False)
+    lookup, note = workflow_cli._open_catalog()
+    assert lookup is None
+    assert note == "no catalog: none ingested yet; run `rewrite-assist ingest`"
+    assert not (tmp_path / "home").exists()

@@ -78,10 +78,14 @@ def run_check_run(args: argparse.Namespace) -> int:
 
 def _open_catalog() -> tuple[Any, str]:
     """The catalog store, or None and the reason it is unavailable (lint is then reported as skipped)."""
-    try:
-        from rewrite_assist.server.catalog.db import Database
-        from rewrite_assist.server.catalog.store import CatalogStore
+    from rewrite_assist.server import config
+    from rewrite_assist.server.catalog.db import Database, embedded_pgdata
+    from rewrite_assist.server.catalog.store import CatalogStore
 
+    if config.database_url() is None and not embedded_pgdata().exists():
+        # Starting the embedded server here would create an empty database just to find no catalog.
+        return None, "no catalog: none ingested yet; run `rewrite-assist ingest`"
+    try:
         store = CatalogStore(Database.from_environment(start=True))
         store.check_ready()
         return store, ""

@@ -62,8 +62,12 @@ def _lint(report: RunCheck) -> list[str]:
     lines = ["Lint"]
     if not report.lint:
         lines.append("  no recipe YAML found")
+    notes = {c.note for c in report.lint if not c.catalog_checked}
+    shared = notes.pop() if len(notes) == 1 and all(not c.catalog_checked for c in report.lint) else None
+    if shared:
+        lines.append(f"  {shared}: YAML structure only")
     for c in report.lint:
-        scope = "" if c.catalog_checked else f"; {c.note}"
+        scope = "" if c.catalog_checked or shared else f"; {c.note}"
         if c.state == "ok":
             lines.append(f"  {c.path}: ok ({c.warnings} warning(s){scope})")
         else:
