@@ -1,0 +1,54 @@
+"""MCP tool ``lint_recipe``: check a recipe YAML against the catalog before spending minutes on a build."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
+from rewrite_assist.server.security import check_path
+from rewrite_assist.server.state import tool_errors
+from rewrite_assist.server.tools.context import get_state
+from rewrite_assist.server.validation.inputs import RecipeInputError, load_recipe_arg
+from rewrite_assist.server.validation.lint import lint_recipe
+from rewrite_assist.server.validation.models import LintReport
+
+DESCRIPTION = """Check an OpenRewrite recipe YAML (rewrite.yml format) without running it.
+
+Checks: the YAML parses; each document has `type: specs.openrewrite.org/v1beta/recipe` and a `name`; the
+recipe to run exists (in the file, or as a catalog id); every recipeList and preconditions entry is a
+catalog recipe or declared in the same file (unknown names come with the closest known ids); option names
+exist for that recipe and required options are set; option values fit their types. Each error and warning
+gives its YAML path (e.g. doc[0].recipeList[2].org.openrewrite.text.FindAndReplace.find) and line.
+Run it after every edit of the recipe and before validate_recipe; fix every error it reports."""
+
+
+def lint_recipe_tool(
+    ctx: Context[Any, Any],
+    recipe: Annotated[str, Field(description="path to a recipe YAML file, or the YAML text itself")],
+    recipe_name: Annotated[
+        str | None, Field(description="the recipe that will run (optional when the file declares one)")
+    ] = None,
+) -> LintReport:
+    state = get_state(ctx)
+    try:
+        _, text = load_recipe_arg(recipe, check_path=check_path)
+    except RecipeInputError as exc:
+        raise ToolError(str(exc)) from exc
+    with tool_errors(state):
+        store = state.store()
+        store.check_ready()
+        return lint_recipe(text, store, recipe_name)
+
+
+def register(mcp: MCPServer) -> None:
+    mcp.add_tool(
+        lint_recipe_tool,
+        name="lint_recipe",
+        title="Lint an OpenRewrite recipe YAML",
+        description=DESCRIPTION,
+        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+    )
