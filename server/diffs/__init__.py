@@ -1,0 +1,80 @@
+"""Score a recipe's diff against a PR's diff: the measure every recipe option is judged by.
+
+Public API (everything else in this package is internal):
+
+- ``analyze_diffs(pr_text, recipe_text, *, ignore_whitespace=False, exclude=(), max_unmatched=50,
+  pr_label=..., recipe_label=...) -> DiffAnalysis``: texts may be ``str`` or ``bytes``.
+- ``load_diff(arg, *, what="diff", max_bytes=MAX_DIFF_BYTES, check_path=None) -> (label, text)``: a path
+  or the diff text itself.
+- ``analyze_diff_args(pr_arg, recipe_arg, **options)``: ``load_diff`` both, then ``analyze_diffs``.
+- ``DiffAnalysis.to_reference_json(details=False, extended=True)``: the anchor scorer's JSON
+  (``{"diff_files", "metrics"}``, keys unchanged) followed by ``summary``, ``per_file``, ``options``,
+  ``inputs`` and, with ``details``, ``missing``/``extra``; ``extended=False`` gives only the anchor keys.
+- Errors: ``DiffError`` (a ``ValueError``) and its subclasses ``DiffInputError``, ``DiffParseError``;
+  each message is one line naming which diff failed and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rewrite_assist.server.diffs.analyze import DEFAULT_MAX_UNMATCHED, analyze_diffs
+from rewrite_assist.server.diffs.loader import INLINE_LABEL, MAX_DIFF_BYTES, PathCheck, load_diff
+from rewrite_assist.server.diffs.models import (
+    AnalysisOptions,
+    DiffAnalysis,
+    DiffError,
+    DiffFiles,
+    DiffInputError,
+    DiffMetrics,
+    DiffParseError,
+    DiffSideInfo,
+    FileMetrics,
+    UnmatchedLine,
+)
+from rewrite_assist.server.diffs.preprocess import EXCLUDED_FILES
+
+
+def analyze_diff_args(
+    pr_arg: str,
+    recipe_arg: str,
+    *,
+    ignore_whitespace: bool = False,
+    exclude: Iterable[str] = (),
+    max_unmatched: int = DEFAULT_MAX_UNMATCHED,
+    max_bytes: int = MAX_DIFF_BYTES,
+    check_path: PathCheck | None = None,
+) -> DiffAnalysis:
+    """Analyse two diffs each given as a path or as text (what the CLI and the MCP tool receive)."""
+    pr_label, pr_text = load_diff(pr_arg, what="PR diff", max_bytes=max_bytes, check_path=check_path)
+    recipe_label, recipe_text = load_diff(recipe_arg, what="recipe diff", max_bytes=max_bytes, check_path=check_path)
+    return analyze_diffs(
+        pr_text,
+        recipe_text,
+        ignore_whitespace=ignore_whitespace,
+        exclude=exclude,
+        max_unmatched=max_unmatched,
+        pr_label=pr_label,
+        recipe_label=recipe_label,
+    )
+
+
+__all__ = [
+    "DEFAULT_MAX_UNMATCHED",
+    "EXCLUDED_FILES",
+    "INLINE_LABEL",
+    "MAX_DIFF_BYTES",
+    "AnalysisOptions",
+    "DiffAnalysis",
+    "DiffError",
+    "DiffFiles",
+    "DiffInputError",
+    "DiffMetrics",
+    "DiffParseError",
+    "DiffSideInfo",
+    "FileMetrics",
+    "UnmatchedLine",
+    "analyze_diff_args",
+    "analyze_diffs",
+    "load_diff",
+]
