@@ -71,6 +71,8 @@ def test_validate_json(setup: dict[str, Path], capsys: pytest.CaptureFixture[str
     assert sorted(p.name for p in setup["out"].iterdir()) == ["recipe.diff", "run.log", "stats.json"]
     stats = json.loads((setup["out"] / "stats.json").read_text())
     assert stats["metrics"] == data["metrics"]
+    assert stats["diff_files"] == {"pr_diff": str(setup["diff"]), "recipe_diff": str(setup["out"] / "recipe.diff")}
+    assert stats["diff_files"] == {"pr_diff": str(setup["diff"]), "recipe_diff": str(setup["out"] / "recipe.diff")}
     assert list(setup["work"].iterdir()) == []
 
 

@@ -144,3 +144,16 @@ def test_tracked_build_outputs_stay_out_of_the_diff(tmp_path: Path) -> None:
         (ws.project / "src/main/java/org/build/Tool.java").write_text("class Tool { int x; }\n")  # a package
         _, files = ws.capture_diff()
     assert files == ["src/main/java/org/build/Tool.java"]
+
+
+def test_project_in_a_subdirectory_of_a_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "mono"
+    write_files(repo, {"README.md": "root\n", "services/app/pom.xml": "<project/>", "services/app/a.txt": "a\n"})
+    commit_all(repo)
+    (repo / "services/app/a.txt").write_text("edited\n")
+    with Workspace(repo / "services" / "app") as ws:
+        assert ws.snapshot is not None and ws.snapshot.uncommitted == ["a.txt"]
+        assert sorted(p.name for p in ws.project.iterdir()) == [".git", "a.txt", "pom.xml"]
+        (ws.project / "pom.xml").write_text("<project><x/></project>")
+        _, files = ws.capture_diff()
+    assert files == ["pom.xml"]

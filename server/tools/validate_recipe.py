@@ -44,13 +44,14 @@ def _resolve(path: str | None) -> Path | None:
     return check_path(path) if path else None
 
 
-def _load_pr_diff(pr_diff: str | None) -> str | None:
+def _load_pr_diff(pr_diff: str | None) -> tuple[str, str | None]:
+    """(label, text) of the PR diff argument; (label, None) when there is none."""
     if pr_diff is None or not pr_diff.strip():
-        return None
+        return "pr.diff", None
     from rewrite_assist.server.diffs import DiffError, load_diff
 
     try:
-        return load_diff(pr_diff, what="PR diff", check_path=check_path)[1]
+        return load_diff(pr_diff, what="PR diff", check_path=check_path)
     except DiffError as exc:
         raise ToolError(str(exc)) from exc
 
@@ -78,11 +79,13 @@ async def validate_recipe_tool(
         _, recipe_text = load_recipe_arg(recipe, check_path=check_path)
     except RecipeInputError as exc:
         raise ToolError(str(exc)) from exc
+    pr_label, pr_text = _load_pr_diff(pr_diff)
     request = ValidationRequest(
         repo=check_path(repo_path),
         recipe_text=recipe_text,
         recipe_name=recipe_name,
-        pr_diff_text=_load_pr_diff(pr_diff),
+        pr_diff_text=pr_text,
+        pr_diff_label=pr_label,
         java_home=_resolve(java_home),
         timeout_s=timeout_s,
         check_build=check_build,

@@ -8,9 +8,11 @@ arguments (missing files, not a git repository, no build file, no matching JDK f
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,18 @@ def open_lookup() -> Any:
         return None
 
 
+@contextlib.contextmanager
+def _catalog_errors() -> Iterator[None]:
+    """A catalog database that fails mid-command is one line on stderr, not a traceback."""
+    from rewrite_assist.server.catalog.db import DatabaseUnavailable
+    from rewrite_assist.server.catalog.store import CatalogNotReady
+
+    try:
+        yield
+    except (DatabaseUnavailable, CatalogNotReady) as exc:
+        raise CommandError(f"the recipe catalog failed: {exc}") from exc
+
+
 def _read_recipe(arg: str) -> tuple[str, str]:
     from rewrite_assist.server.validation.inputs import RecipeInputError, load_recipe_arg
 
@@ -85,7 +99,8 @@ def run_lint(args: argparse.Namespace) -> int:
 
     label, text = _read_recipe(args.file)
     lookup = None if args.no_catalog else open_lookup()
-    report = lint_recipe(text, lookup, args.recipe_name)
+    with _catalog_errors():
+        report = lint_recipe(text, lookup, args.recipe_name)
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -136,10 +151,10 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise CommandError("--timeout must be a positive number of seconds", exit_code=2)
     _, recipe_text = _read_recipe(str(args.recipe))
-    pr_text = None
+    pr_text, pr_label = None, "pr.diff"
     if args.pr_diff:
         try:
-            _, pr_text = load_diff(args.pr_diff, what="PR diff")
+            pr_label, pr_text = load_diff(args.pr_diff, what="PR diff")
         except DiffError as exc:
             raise CommandError(str(exc), exit_code=2) from exc
     request = ValidationRequest(
@@ -147,13 +162,15 @@ def run_validate(args: argparse.Namespace) -> int:
         recipe_text=recipe_text,
         recipe_name=args.recipe_name,
         pr_diff_text=pr_text,
+        pr_diff_label=pr_label,
         java_home=args.java_home,
         timeout_s=args.timeout,
         check_build=args.check_build,
         output_dir=args.output_dir,
     )
     try:
-        result = validate_recipe(request, open_lookup(), progress=_progress)
+        with _catalog_errors():
+            result = validate_recipe(request, open_lookup(), progress=_progress)
     except ValidationFailed as exc:
         raise CommandError(str(exc), exit_code=2 if exc.bad_input else 1) from exc
     if args.json:

@@ -64,6 +64,7 @@ class ValidationRequest:
     recipe_text: str
     recipe_name: str | None = None
     pr_diff_text: str | None = None
+    pr_diff_label: str = "pr.diff"  # where the PR diff came from, as stats.json records it
     java_home: Path | None = None
     timeout_s: float = 900.0
     check_build: bool = False
@@ -165,11 +166,11 @@ def _check_build(
     )
 
 
-def _metrics(pr_text: str, diff_text: str, out_dir: Path, result: ValidationResult) -> None:
+def _metrics(pr_text: str, pr_label: str, diff_text: str, out_dir: Path, result: ValidationResult) -> None:
     from rewrite_assist.server.diffs import DiffError, analyze_diffs
 
     try:
-        analysis = analyze_diffs(pr_text, diff_text, pr_label="pr.diff", recipe_label=str(out_dir / "recipe.diff"))
+        analysis = analyze_diffs(pr_text, diff_text, pr_label=pr_label, recipe_label=str(out_dir / "recipe.diff"))
     except DiffError as exc:
         result.warnings.append(f"metrics not computed: {exc}")
         return
@@ -317,4 +318,4 @@ def _run_in_workspace(
             result.build_check = _check_build(setup, ws, env, log_file, log_path, deadline, cancel)
     if request.pr_diff_text is not None:
         step(8, "scoring the diff against the PR")
-        _metrics(request.pr_diff_text, diff_text, out_dir, result)
+        _metrics(request.pr_diff_text, request.pr_diff_label, diff_text, out_dir, result)

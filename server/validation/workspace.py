@@ -111,7 +111,7 @@ def snapshot(repo: Path) -> SourceSnapshot:
         git(repo, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
     )
     skipped = [p.rstrip("/") for p in ignored if p.endswith("/") and Path(p.rstrip("/")).name in _SKIPPED_OUTPUT_DIRS]
-    modified = _split_z(git(repo, "diff", "--name-only", "-z", "HEAD", "--", ".", check=False))
+    modified = _split_z(git(repo, "diff", "--name-only", "--relative", "-z", "HEAD", "--", ".", check=False))
     return SourceSnapshot(
         files=list(dict.fromkeys([*files, *untracked])),
         gitlinks=gitlinks,
