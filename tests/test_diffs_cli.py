@@ -133,6 +133,7 @@ def test_load_diff_tells_text_from_paths(tmp_path: Path) -> None:
     label, text = load_diff(str(path))
     assert label == str(path)
     assert text.endswith("+caf\ufffd\n")
+    assert load_diff(f"  {path}\n") == (str(path), text)  # a path pasted with a line break
 
 
 def test_load_diff_refuses_oversized_files_and_text(tmp_path: Path) -> None:

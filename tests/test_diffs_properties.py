@@ -9,7 +9,7 @@ from collections import Counter
 from fixtures.diffs_support import binary_section, file_diff
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rewrite_assist.server.diffs import analyze_diffs
+from rewrite_assist.server.diffs import DiffError, analyze_diffs
 from rewrite_assist.server.diffs.metrics import scores
 from unidiff import PatchSet
 
@@ -139,3 +139,34 @@ def test_ignoring_whitespace_never_loses_a_match(pr: str, recipe: str) -> None:
     loose = analyze_diffs(pr, recipe, ignore_whitespace=True).metrics
     assert loose.true_positives >= strict.true_positives
     assert loose.total_expected_changes == strict.total_expected_changes
+
+
+@st.composite
+def damaged_diff(draw: st.DrawFn) -> str | bytes:
+    """A valid diff cut short, with lines dropped or duplicated, or with arbitrary bytes spliced in."""
+    text = draw(diff_text())
+    rows = text.split("\n")
+    for _ in range(draw(st.integers(0, 3))):
+        if not rows:
+            break
+        at = draw(st.integers(0, len(rows) - 1))
+        action = draw(st.sampled_from(["drop", "repeat", "garble"]))
+        if action == "drop":
+            del rows[at]
+        elif action == "repeat":
+            rows.insert(at, rows[at])
+        else:
+            rows[at] = draw(st.text(alphabet=" +-@\\abdfgit,0123456789/\r\x00\x0c\u2028é", max_size=20))
+    damaged = "\n".join(rows)[: draw(st.integers(0, len(text) + 1))]
+    return damaged.encode("utf-8") + draw(st.binary(max_size=4)) if draw(st.booleans()) else damaged
+
+
+@settings(max_examples=400, deadline=None)
+@given(damaged_diff())
+def test_damaged_input_gives_a_result_or_a_diff_error(diff: str | bytes) -> None:
+    try:
+        result = analyze_diffs(diff, diff)
+    except DiffError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert result.metrics.is_perfect_match
