@@ -4,6 +4,8 @@ catalog ingested from the real docs snapshot, reused by every test that needs th
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,14 +45,20 @@ def rewrite_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def pg_url(rewrite_home: Path) -> str:
+def pg_url(rewrite_home: Path) -> Iterator[str]:
     """URL of a real PostgreSQL with pgvector: REWRITE_ASSIST_TEST_DATABASE_URL, or a throwaway embedded one."""
     external = os.environ.get("REWRITE_ASSIST_TEST_DATABASE_URL")
     if external:
-        return external
-    from rewrite_assist.server.catalog.db import start_embedded
+        yield external
+        return
+    from rewrite_assist.server.catalog.db import start_embedded, stop_embedded
 
-    return start_embedded(rewrite_home, cleanup="delete")
+    # Not under pytest's 0700 tmp root: as root, pgserver runs PostgreSQL as a separate system user.
+    home = Path(tempfile.mkdtemp(prefix="rewrite-assist-pg-"))
+    home.chmod(0o755)
+    yield start_embedded(home)
+    stop_embedded(home)
+    shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
