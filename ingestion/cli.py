@@ -18,9 +18,7 @@ def register(subparsers: Any) -> None:
         help="a rewrite-docs directory, a .tar.gz of it, or a URL of such a tarball "
         "(default: the pinned GitHub archive of openrewrite/rewrite-docs)",
     )
-    p.add_argument(
-        "--strict", action="store_true", help="fail (and write nothing) if any page cannot be parsed"
-    )
+    p.add_argument("--strict", action="store_true", help="fail (and write nothing) if any page cannot be parsed")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     p.set_defaults(func=run_ingest)
@@ -35,9 +33,7 @@ def register(subparsers: Any) -> None:
     dbsub.add_parser("stop", help="stop the embedded PostgreSQL").set_defaults(func=run_db_stop)
     dbsub.add_parser("url", help="print the database URL in use").set_defaults(func=run_db_url)
     d = dbsub.add_parser("dump", help="write the catalog as a compressed SQL file (for the Docker image)")
-    d.add_argument(
-        "--output", "-o", required=True, type=Path, help="file to write, e.g. docker/catalog.sql.gz"
-    )
+    d.add_argument("--output", "-o", required=True, type=Path, help="file to write, e.g. docker/catalog.sql.gz")
     d.set_defaults(func=run_db_dump)
 
 
@@ -53,17 +49,17 @@ def _store(*, start: bool = True) -> Any:
 
 def run_ingest(args: argparse.Namespace) -> int:
     from rewrite_assist.ingestion.pipeline import IngestError, ingest
-    from rewrite_assist.ingestion.source import SourceError
+    from rewrite_assist.ingestion.source import SourceError, open_source
     from rewrite_assist.server.catalog.db import DatabaseUnavailable
     from rewrite_assist.server.embedding import EmbeddingModelError, default_embedder
 
-    store = _store()
-    try:
-        report = ingest(
-            store, args.source, embedder=default_embedder(), strict=args.strict, progress=not args.no_progress
-        )
+    try:  # read the source before touching the database: a typo in --source must not start a server
+        docs = open_source(args.source)
     except SourceError as exc:
         raise CommandError(str(exc), exit_code=2) from exc
+    store = _store()
+    try:
+        report = ingest(store, docs, embedder=default_embedder(), strict=args.strict, progress=not args.no_progress)
     except (IngestError, DatabaseUnavailable, EmbeddingModelError) as exc:
         raise CommandError(str(exc)) from exc
     if args.json:

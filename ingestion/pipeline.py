@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+
 from rewrite_assist.ingestion.embedded_text import embedding_text, text_hash
 from rewrite_assist.ingestion.parser import parse_source
-from rewrite_assist.ingestion.source import open_source
+from rewrite_assist.ingestion.source import DocsSource, open_source
 from rewrite_assist.server.catalog.models import SkippedPage
 from rewrite_assist.server.catalog.store import CatalogStore, now_iso
 from rewrite_assist.server.embedding import Embedder
@@ -53,15 +54,16 @@ class IngestReport(BaseModel):
 
 def ingest(
     store: CatalogStore,
-    source: str | Path | None,
+    source: str | Path | DocsSource | None,
     *,
     embedder: Embedder,
     strict: bool = False,
     progress: bool = True,
 ) -> IngestReport:
-    """Build or update the catalog in ``store`` from ``source`` (directory, .tar.gz, URL, None = default)."""
+    """Build or update the catalog in ``store`` from ``source`` (directory, .tar.gz, URL, None = default,
+    or an already opened ``DocsSource``)."""
     started = time.perf_counter()
-    with open_source(source) as docs:
+    with source if isinstance(source, DocsSource) else open_source(source) as docs:
         parsed = parse_source(docs, progress=progress)
         source_label = docs.describe()
     if strict and parsed.skipped:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp.server import MCPServer
+
 from rewrite_assist import __version__
 from rewrite_assist.server import SERVER_NAME, config, security
 from rewrite_assist.server.state import AppState
@@ -56,22 +57,14 @@ def create_server(state: AppState | None = None, *, warm_up: bool = True) -> MCP
         lifespan=lifespan,
     )
     for name in TOOL_MODULES:
-        try:  # TEMPORARY during parallel development
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.register(mcp)
+        importlib.import_module(name).register(mcp)
     return mcp
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("serve", help="run the MCP server (stdio by default)")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    p.add_argument(
-        "--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1: this machine only)"
-    )
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument(
         "--allow-root",
@@ -99,9 +92,7 @@ def _serve_http(mcp: MCPServer, host: str, port: int) -> int:
 
     token = config.api_token()
     if host not in ("127.0.0.1", "localhost", "::1") and not token:
-        log.warning(
-            "serving on %s without REWRITE_ASSIST_TOKEN: anyone who can reach the port can call tools", host
-        )
+        log.warning("serving on %s without REWRITE_ASSIST_TOKEN: anyone who can reach the port can call tools", host)
     if not security.allowed_roots():
         log.warning("no --allow-root given: HTTP callers may validate any directory this user can read")
     app = mcp.streamable_http_app(host=host)

@@ -65,6 +65,7 @@ def pg_url(rewrite_home: Path) -> Iterator[str]:
 def make_database(pg_url: str):
     """Factory: a fresh, empty database on the test server, as a ``Database``."""
     import psycopg2
+
     from rewrite_assist.server.catalog.db import Database
 
     created: list[Database] = []

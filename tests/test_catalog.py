@@ -10,12 +10,12 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT, require_snapshot
 
 from rewrite_assist.ingestion.pipeline import MODEL_KEY, IngestError, ingest
 from rewrite_assist.server.catalog.db import Database, _pgserver
 from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
 from rewrite_assist.server.search.hybrid import find_recipes
-from conftest import REPO_ROOT, require_snapshot
 
 
 def test_full_snapshot_counts(catalog: CatalogStore) -> None:
