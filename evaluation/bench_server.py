@@ -115,7 +115,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
-    result = anyio.run(over_stdio, args.runs)
+    result: dict[str, object] = dict(anyio.run(over_stdio, args.runs))
     result.update(in_process(args.runs))
     result["goals"] = {"initialize_s": 1.0, "find_5_variations_p50_ms": 30, "speedup": 2.0}
     print(json.dumps(result, indent=2))

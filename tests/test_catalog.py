@@ -71,7 +71,8 @@ def _subset_tarball(dest: Path, *, count: int, edit: dict[str, str] | None = Non
                 continue
             data = src.extractfile(member).read()  # type: ignore[union-attr]
             if edit and member.name in edit:
-                data = data.decode().replace(*edit[member.name].split("=>", 1)).encode()
+                old, new = edit[member.name].split("=>", 1)
+                data = data.decode().replace(old, new).encode()
             taken += is_page
             info = tarfile.TarInfo("rewrite-docs-main/" + member.name)
             info.size = len(data)
