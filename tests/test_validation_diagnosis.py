@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from rewrite_assist.server.validation.diagnosis import diagnose
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fixtures.validation_support import InMemoryLookup, commit_all, write_files
+
 from rewrite_assist.server.validation.jdk import discover_jdks
 from rewrite_assist.server.validation.runner import RunOptions, ValidationRequest, validate_recipe
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 from fixtures.validation_support import PR_CASES, make_fake_jdk, unpack_case, write_files
+
 from rewrite_assist.server.validation.buildtool import BuildToolError, detect_build
 from rewrite_assist.server.validation.javaversion import detect_java_version, normalize_version
 from rewrite_assist.server.validation.jdk import (
@@ -62,7 +64,7 @@ def test_gradle_takes_the_highest_across_subprojects_with_line_numbers(tmp_path:
     )
     req = detect_java_version(tmp_path, "gradle")
     assert req.version == 17
-    assert "build.gradle:4: sourceCompatibility/targetCompatibility 11" in req.evidence
+    assert "build.gradle:4: sourceCompatibility 11" in req.evidence
     assert any(e.startswith("app/build.gradle.kts:1: toolchain") for e in req.evidence)
 
 
@@ -86,13 +88,28 @@ def test_maven_properties_and_compiler_plugin(tmp_path: Path) -> None:
     assert detect_java_version(tmp_path / "broken", "maven").version is None
 
 
-@pytest.mark.parametrize(("case", "expected"), [("ecommerce-catalog-pr2", 17), ("packageurl-java-pr196", 8)])
+def _case_versions() -> list[tuple[str, int]]:
+    """Every PR case with the Java version its case.json records for the base (before the PR)."""
+    cases: list[tuple[str, int]] = []
+    for case_json in sorted(PR_CASES.glob("*/case.json")):
+        declared = json.loads(case_json.read_text())["java_version"]
+        declared = declared["before"] if isinstance(declared, dict) else declared
+        version = normalize_version(str(declared)) if declared else None
+        if version is not None:
+            cases.append((case_json.parent.name, version))
+    return cases
+
+
+CASES = _case_versions()
+
+
+@pytest.mark.skipif(not CASES, reason=f"shared data missing at {PR_CASES}")
+@pytest.mark.parametrize(("case", "expected"), CASES, ids=[c for c, _ in CASES])
 def test_real_case_trees(tmp_path: Path, case: str, expected: int) -> None:
-    if not (PR_CASES / case / "base.tar.gz").exists():
-        pytest.skip(f"shared data missing: {PR_CASES / case}")
     root = unpack_case(case, tmp_path / case)
-    tool = detect_build(root).tool
-    assert detect_java_version(root, tool).version == expected
+    setup = detect_build(root, path_env="/usr/bin:/bin")
+    req = detect_java_version(root, setup.tool)
+    assert req.version == expected, req.evidence
 
 
 def test_detect_build_prefers_wrappers_and_explains_absence(tmp_path: Path) -> None:

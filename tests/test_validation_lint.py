@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from fixtures.validation_support import InMemoryLookup
+
 from rewrite_assist.server.validation.lint import lint_recipe
 from rewrite_assist.server.validation.models import LintReport
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fixtures.validation_support import InMemoryLookup
+
 from rewrite_assist.server.validation import gradle, maven
 from rewrite_assist.server.validation.modules import resolve_modules
 from rewrite_assist.server.validation.settings import EngineSettings

@@ -20,6 +20,7 @@ from fixtures.validation_support import (
     unpack_case,
     write_standin,
 )
+
 from rewrite_assist.server.validation.javaversion import normalize_version
 from rewrite_assist.server.validation.runner import RunOptions, ValidationRequest, validate_recipe
 

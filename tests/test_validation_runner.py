@@ -20,6 +20,7 @@ from fixtures.validation_support import (
     make_maven_repo,
     write_files,
 )
+
 from rewrite_assist.server.validation.models import ValidationResult
 from rewrite_assist.server.validation.process import Cancelled
 from rewrite_assist.server.validation.runner import (

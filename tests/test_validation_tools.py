@@ -19,6 +19,7 @@ from fixtures.validation_support import (
     make_gradle_repo,
 )
 from mcp import Client
+
 from rewrite_assist.server.app import create_server
 from rewrite_assist.server.security import set_allowed_roots
 from rewrite_assist.server.state import AppState

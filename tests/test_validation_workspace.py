@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from fixtures.validation_support import commit_all, make_gradle_repo, run_git, write_files
+
 from rewrite_assist.server.validation.workspace import Workspace, WorkspaceError, build_output_dirs
 
 

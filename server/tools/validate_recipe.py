@@ -19,6 +19,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
+
 from rewrite_assist.server.security import check_path
 from rewrite_assist.server.state import tool_errors
 from rewrite_assist.server.tools.context import get_state

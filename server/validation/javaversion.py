@@ -21,7 +21,7 @@ _GRADLE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("jvmToolchain", re.compile(r"\bjvmToolchain\(\s*(\d+)\s*\)")),
     ("release", re.compile(r"\brelease(?:\s*=\s*|\.set\(\s*|\s+)" + _NUM)),
     (
-        "sourceCompatibility/targetCompatibility",
+        "compatibility",  # reported as the property written: sourceCompatibility or targetCompatibility
         re.compile(
             r"\b(?:source|target)Compatibility(?:\s*=\s*|\.set\(\s*|\s+)"
             r"(?:JavaVersion\.VERSION_(1_\d+|\d+)|JavaVersion\.toVersion\(\s*" + _NUM + r"\s*\)|" + _NUM + r")"
@@ -86,7 +86,12 @@ def _gradle_versions(path: Path, root: Path) -> list[tuple[int, str]]:
             line = text.count("\n", 0, m.start()) + 1
             if version is not None and (line, version) not in seen:
                 seen.add((line, version))
-                hits.append((version, f"{path.relative_to(root)}:{line}: {label} {version}"))
+                if label == "compatibility":
+                    label_text = re.match(r"\w+", m.group(0))
+                    shown = label_text.group(0) if label_text else label
+                else:
+                    shown = label
+                hits.append((version, f"{path.relative_to(root)}:{line}: {shown} {version}"))
     return hits
 
 
