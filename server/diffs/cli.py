@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -77,8 +78,15 @@ def run(args: argparse.Namespace) -> int:
         )
     except DiffError as exc:
         raise CommandError(str(exc), 2) from exc
-    if args.json:
-        print(analysis.to_json_text(details=args.details))
-    else:
-        print(render_table(analysis, details=args.details))
+    _emit(analysis.to_json_text(details=args.details) if args.json else render_table(analysis, details=args.details))
     return 0
+
+
+def _emit(text: str) -> None:
+    """Print the result; a reader that stops early (``| head``) is not an error worth a traceback."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
