@@ -35,9 +35,7 @@ def write_dump(store: CatalogStore, output: Path, *, model_key: str) -> dict[str
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_name(output.name + ".partial")
     with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write(
-            "-- rewrite-assist recipe catalog. Restore: psql -v ON_ERROR_STOP=1 -f <this file, unzipped>\n"
-        )
+        out.write("-- rewrite-assist recipe catalog. Restore: psql -v ON_ERROR_STOP=1 -f <this file, unzipped>\n")
         out.write("SET client_encoding = 'UTF8';\nSET standard_conforming_strings = on;\nBEGIN;\n")
         out.write(schema.TABLES.strip() + "\n")
         with store.db.connection() as conn, conn.cursor() as cur:

@@ -50,9 +50,7 @@ def parse_examples(tokens: list[mdx.Token]) -> list[RecipeExample]:
             current.after = token.body
         elif role == "unchanged":
             file = _file_name(token, tab_label)
-            examples.append(
-                RecipeExample(file=file, language=token.language, before=token.body, after=token.body)
-            )
+            examples.append(RecipeExample(file=file, language=token.language, before=token.body, after=token.body))
         elif role == "new file":
             file = _file_name(token, tab_label)
             examples.append(RecipeExample(file=file, language=token.language, after=token.body))

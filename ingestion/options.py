@@ -55,8 +55,7 @@ def valid_values(description: str) -> list[str]:
     if match is None:
         return []
     return [
-        item.group(1) if item.group(1) is not None else item.group(2)
-        for item in _VALID_ITEM.finditer(match.group(1))
+        item.group(1) if item.group(1) is not None else item.group(2) for item in _VALID_ITEM.finditer(match.group(1))
     ]
 
 

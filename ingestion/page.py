@@ -93,9 +93,7 @@ def parse_page(path: str, text: str) -> Recipe:
     sections = layout.sections_by_title()
     component = _run_recipe_attributes(sections.get(USAGE_SECTION), body)
     recipe_id = _recipe_id(path, component, layout.id_line)
-    display_name = html.unescape(
-        front.get("title") or layout.title_line or component.get("displayName") or ""
-    ).strip()
+    display_name = html.unescape(front.get("title") or layout.title_line or component.get("displayName") or "").strip()
     if not display_name:
         raise PageParseError(path, "no display name: neither front matter 'title' nor a '# ' heading")
     description_tokens, tags = _description_and_tags(layout.tokens[layout.header_start : layout.header_end])
@@ -169,9 +167,7 @@ def _layout(body: str) -> _Layout:
         (
             index
             for index in range(start, len(tokens))
-            if (found := mdx.heading(tokens[index])) is not None
-            and found[0] == 2
-            and found[1] in KNOWN_SECTIONS
+            if (found := mdx.heading(tokens[index])) is not None and found[0] == 2 and found[1] in KNOWN_SECTIONS
         ),
         len(tokens),
     )
@@ -192,9 +188,7 @@ def _recipe_id(path: str, component: dict[str, str], id_line: str | None) -> str
     candidate = component.get("recipeName") or (re.sub(r"\\(.)", r"\1", id_line) if id_line else "")
     candidate = candidate.strip()
     if not candidate:
-        raise PageParseError(
-            path, "no recipe id: no <RunRecipe recipeName=...> and no bold id under the title"
-        )
+        raise PageParseError(path, "no recipe id: no <RunRecipe recipeName=...> and no bold id under the title")
     if not _RECIPE_ID.match(candidate):
         raise PageParseError(path, f"recipe id {candidate!r} is not a dotted name")
     return candidate

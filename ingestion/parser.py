@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pydantic import ValidationError
+
 from rewrite_assist.ingestion.modules import parse_modules_table
 from rewrite_assist.ingestion.page import PageParseError, parse_page
 from rewrite_assist.server.catalog.models import Module, Recipe, SkippedPage
@@ -66,9 +67,7 @@ def parse_source(source: PageSource, *, progress: bool = False) -> ParseResult:
             skipped.append(SkippedPage(path=path, reason=f"invalid recipe data: {exc.errors()[0]['msg']}"))
             continue
         if recipe.id in seen:
-            skipped.append(
-                SkippedPage(path=path, reason=f"duplicate recipe id {recipe.id} (also {seen[recipe.id]})")
-            )
+            skipped.append(SkippedPage(path=path, reason=f"duplicate recipe id {recipe.id} (also {seen[recipe.id]})"))
             continue
         seen[recipe.id] = path
         recipes.append(recipe)

@@ -121,9 +121,7 @@ def _read_url(url: str) -> DocsSource:
                         out.write(chunk)
             except (urllib.error.URLError, OSError, ValueError) as exc:
                 reason = getattr(exc, "reason", exc)
-                raise SourceError(
-                    f"Could not download {url}: {reason}; check the network or {_HINT} instead."
-                ) from exc
+                raise SourceError(f"Could not download {url}: {reason}; check the network or {_HINT} instead.") from exc
         docs = _read_tarball(Path(tmp_name), location=url, kind="url")
     finally:
         os.unlink(tmp_name)
@@ -158,9 +156,7 @@ def _read_tarball(path: Path, *, location: str, kind: SourceKind) -> DocsSource:
                 else:
                     pages.append(Page(relative, content))
     except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
-        raise SourceError(
-            f"{location} is not a readable .tar.gz archive ({exc}); re-download it or {_HINT}."
-        ) from exc
+        raise SourceError(f"{location} is not a readable .tar.gz archive ({exc}); re-download it or {_HINT}.") from exc
     if not pages:
         raise SourceError(f"No recipe pages ({RECIPES_DIR}**/*.md) in {location}; {_HINT}.")
     commit = commit or _sha_in(prefix or "") or _sha_from_source_notes(path)

@@ -13,6 +13,7 @@ import threading
 from typing import Any
 
 import numpy as np
+
 from rewrite_assist.server import config
 
 log = logging.getLogger(__name__)

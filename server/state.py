@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 from mcp.server.mcpserver.exceptions import ToolError
+
 from rewrite_assist.server.catalog.db import Database, DatabaseUnavailable
 from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
 from rewrite_assist.server.embedding import Embedder, EmbeddingModelError, default_embedder

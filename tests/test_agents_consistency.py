@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+
 from rewrite_assist.server.workflow.prompts import (
     TOOL_PREFIX,
     PromptFile,

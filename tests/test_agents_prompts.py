@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from rewrite_assist.server.workflow import run_layout as layout
 from rewrite_assist.server.workflow.decision import TEXT_RECIPE_PREFIX
 from rewrite_assist.server.workflow.intents import parse_atomic_intents

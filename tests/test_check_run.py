@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from rewrite_assist.server.catalog.lookup import RecipeLookup
 from rewrite_assist.server.diffs import analyze_diffs
 from rewrite_assist.server.workflow import cli as workflow_cli

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fixtures.diffs_support import binary_section, file_diff, lines
+
 from rewrite_assist.server.diffs import DiffInputError, DiffParseError, analyze_diffs
 
 BUILD = file_diff(

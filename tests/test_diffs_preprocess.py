@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fixtures.diffs_support import binary_section, file_diff, lines
+
 from rewrite_assist.server.diffs.globs import PathFilter
 from rewrite_assist.server.diffs.models import DiffInputError
 from rewrite_assist.server.diffs.preprocess import (

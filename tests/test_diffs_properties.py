@@ -9,9 +9,10 @@ from collections import Counter
 from fixtures.diffs_support import binary_section, file_diff
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from unidiff import PatchSet
+
 from rewrite_assist.server.diffs import DiffError, analyze_diffs
 from rewrite_assist.server.diffs.metrics import scores
-from unidiff import PatchSet
 
 # Few distinct lines, some differing only in whitespace, so keys collide and multiset counting matters.
 LINE = st.sampled_from(["a\n", "b\n", "c\n", "int x = 1;\n", "int  x = 1;\n", "  int x = 1;\n", "\n"])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fixtures.diffs_support import PR_CASES, require_pr_cases
+
 from rewrite_assist.server.diffs import analyze_diff_args
 
 

@@ -12,6 +12,7 @@ import pytest
 from fixtures.diffs_support import file_diff, lines
 from mcp import Client
 from mcp.server import MCPServer
+
 from rewrite_assist.server.security import set_allowed_roots
 from rewrite_assist.server.tools.analyze_diffs import register
 

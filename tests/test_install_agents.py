@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from rewrite_assist.server.cli import CommandError
 from rewrite_assist.server.workflow import cli as workflow_cli
 from rewrite_assist.server.workflow.install import InstallError, install_agents, server_command

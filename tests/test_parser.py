@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from rewrite_assist.ingestion import mdx
 from rewrite_assist.ingestion.modules import parse_modules_table
 from rewrite_assist.ingestion.options import parse_options, valid_values
@@ -262,9 +263,7 @@ def test_example_cell_with_unescaped_pipe(by_path: dict[str, Recipe]) -> None:
 def test_pre_and_br_in_option_cells(by_path: dict[str, Recipe]) -> None:
     contents = next(o for o in recipe_at(by_path, "xml/createxmlfile").options if o.name == "fileContents")
     assert contents.example == '<?xml version="1.0" encoding="UTF-8"?>\n<root>\n    <child>1</child></root>'
-    strategy = next(
-        o for o in recipe_at(by_path, "text/appendtotextfile").options if o.name == "existingFileStrategy"
-    )
+    strategy = next(o for o in recipe_at(by_path, "text/appendtotextfile").options if o.name == "existingFileStrategy")
     assert "\n- `Replace`: remove existing content from file." in strategy.description
     assert "<br" not in strategy.description
 
@@ -274,9 +273,7 @@ def test_valid_values(by_path: dict[str, Recipe]) -> None:
     assert wrap.valid_values == ["EOL", "NL"]
     separator = next(o for o in recipe_at(by_path, "maven/addruntimeconfig").options if o.name == "separator")
     assert separator.valid_values == ["", " ", "="]
-    regex_options = next(
-        o for o in recipe_at(by_path, "text/findmultiselect").options if o.name == "regexOptions"
-    )
+    regex_options = next(o for o in recipe_at(by_path, "text/findmultiselect").options if o.name == "regexOptions")
     assert regex_options.valid_values == ["Case-sensitive", "Multiline", "Dot all"]
     assert recipe_at(by_path, "json/deletekey").options[0].valid_values == []
 
@@ -291,9 +288,7 @@ def test_npm_recipe(by_path: dict[str, Recipe]) -> None:
     assert r.license == "moderne"
 
 
-def test_used_by_leaves_out_moderne_only_recipes(
-    by_path: dict[str, Recipe], page_text: dict[str, str]
-) -> None:
+def test_used_by_leaves_out_moderne_only_recipes(by_path: dict[str, Recipe], page_text: dict[str, str]) -> None:
     path = "docs/recipes/core/findsourcefiles.md"
     assert "(https://docs.moderne.io/" in page_text[path].split("## Used by", 1)[1]
     assert by_path[path].used_by == []
@@ -335,9 +330,8 @@ def test_comment_lines_in_code_are_not_headings(by_path: dict[str, Recipe]) -> N
 
 def test_custom_data_tables_are_kept(by_path: dict[str, Recipe]) -> None:
     markdown = recipe_at(by_path, "netty/upgradenetty_3_2_to_4_1").markdown
-    assert (
-        "## Data Tables\n\n### Maven metadata failures\n**org.openrewrite.maven.table.MavenMetadataFailures**"
-        in (markdown)
+    assert "## Data Tables\n\n### Maven metadata failures\n**org.openrewrite.maven.table.MavenMetadataFailures**" in (
+        markdown
     )
     assert "## Data Tables" not in recipe_at(by_path, "json/deletekey").markdown
 

@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from rewrite_assist.ingestion import source as source_module
 from rewrite_assist.ingestion.source import (
     DEFAULT_SOURCE_COMMIT,
@@ -40,9 +41,7 @@ def write_tree(root: Path, files: dict[str, str]) -> None:
         target.write_text(text, encoding="utf-8")
 
 
-def write_tarball(
-    path: Path, files: dict[str, str], *, prefix: str = "", pax_comment: str | None = None
-) -> Path:
+def write_tarball(path: Path, files: dict[str, str], *, prefix: str = "", pax_comment: str | None = None) -> Path:
     headers = {"comment": pax_comment} if pax_comment else {}
     with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT, pax_headers=headers) as archive:
         for name, text in files.items():
@@ -181,9 +180,7 @@ def test_unreachable_url_is_an_error(tmp_path: Path) -> None:
 
 
 def test_default_source_is_the_pinned_github_archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert (
-        f"https://github.com/openrewrite/rewrite-docs/archive/{DEFAULT_SOURCE_COMMIT}.tar.gz"
-    ) == DEFAULT_SOURCE_URL
+    assert (f"https://github.com/openrewrite/rewrite-docs/archive/{DEFAULT_SOURCE_COMMIT}.tar.gz") == DEFAULT_SOURCE_URL
     archive = write_tarball(tmp_path / "docs.tar.gz", FILES, prefix="rewrite-docs-x/")
     requested: list[str] = []
 
@@ -208,8 +205,5 @@ def test_shared_snapshot() -> None:
     with open_source(SNAPSHOT) as docs:
         assert len(docs) == 4118
         assert docs.commit == DEFAULT_SOURCE_COMMIT
-        assert (
-            docs.versions_text is not None
-            and "org.openrewrite.recipe:rewrite-recipe-bom" in docs.versions_text
-        )
+        assert docs.versions_text is not None and "org.openrewrite.recipe:rewrite-recipe-bom" in docs.versions_text
         assert all(is_recipe_page(page.path) for page in docs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
+
 from rewrite_assist.server.catalog.models import Recipe, RecipeExample, RecipeOption, RecipeRef
 from rewrite_assist.server.catalog.store import CatalogStore
 
@@ -44,9 +45,7 @@ class RecipeDetails(BaseModel):
     used_by: list[str]
     examples: list[RecipeExample]
     examples_omitted: int
-    rewrite_yml: str = Field(
-        description="a rewrite.yml declaring a recipe that runs this one; fill placeholders"
-    )
+    rewrite_yml: str = Field(description="a rewrite.yml declaring a recipe that runs this one; fill placeholders")
     markdown: str | None = None
 
 
@@ -78,9 +77,7 @@ def rewrite_yml_snippet(recipe: Recipe) -> str:
         lines.append(f"  - {recipe.id}:")
         for option in required:
             example = f"e.g. {option.example}" if option.example else option.type
-            lines.append(
-                f"      {option.name}: {_yaml_scalar('<' + option.name + '>')}  # required; {example}"
-            )
+            lines.append(f"      {option.name}: {_yaml_scalar('<' + option.name + '>')}  # required; {example}")
     optional = [o.name for o in recipe.options if not o.required]
     if optional:
         lines.append(f"  # optional options: {', '.join(optional)}")
@@ -96,9 +93,7 @@ def recipe_details(store: CatalogStore, query: str, *, include_markdown: bool = 
         raise RecipeNotFound(query, store.closest_ids(query, 5))
     coordinates = None
     if recipe.group_id and recipe.artifact_id:
-        coordinates = f"{recipe.group_id}:{recipe.artifact_id}" + (
-            f":{recipe.version}" if recipe.version else ""
-        )
+        coordinates = f"{recipe.group_id}:{recipe.artifact_id}" + (f":{recipe.version}" if recipe.version else "")
     return RecipeDetails(
         id=recipe.id,
         display_name=recipe.display_name,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
+
 from rewrite_assist.server.catalog import schema
 from rewrite_assist.server.catalog.db import Database
 from rewrite_assist.server.catalog.models import CatalogInfo, Module, Recipe
@@ -77,8 +78,7 @@ class CatalogStore:
         meta = self.meta()
         if not meta or "ingested_at" not in meta:
             raise CatalogNotReady(
-                "The recipe catalog is empty. Build it with `rewrite-assist ingest` (takes about a minute), "
-                "then retry."
+                "The recipe catalog is empty. Build it with `rewrite-assist ingest` (takes about a minute), then retry."
             )
         version = int(meta.get("schema_version", "0"))
         if version != schema.SCHEMA_VERSION:
@@ -165,9 +165,7 @@ class CatalogStore:
         for rid in difflib.get_close_matches(name_l, [i.lower() for i in ids], n=limit * 2, cutoff=0.5):
             for orig in ids:
                 if orig.lower() == rid:
-                    scored[orig] = max(
-                        scored.get(orig, 0), difflib.SequenceMatcher(None, name_l, rid).ratio()
-                    )
+                    scored[orig] = max(scored.get(orig, 0), difflib.SequenceMatcher(None, name_l, rid).ratio())
         cls = name_l.rsplit(".", 1)[-1]
         for match in difflib.get_close_matches(cls, list(by_class), n=limit * 2, cutoff=0.6):
             ratio = difflib.SequenceMatcher(None, cls, match).ratio()
@@ -255,8 +253,7 @@ class CatalogStore:
             if modules:
                 execute_values(
                     cur,
-                    "INSERT INTO modules (group_id, artifact_id, version, license) VALUES %s "
-                    "ON CONFLICT DO NOTHING",
+                    "INSERT INTO modules (group_id, artifact_id, version, license) VALUES %s ON CONFLICT DO NOTHING",
                     [(m.group_id, m.artifact_id, m.version, m.license) for m in modules],
                 )
             full_meta = {"schema_version": str(schema.SCHEMA_VERSION), **meta}

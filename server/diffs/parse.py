@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from unidiff import PatchedFile, PatchSet
+from unidiff.errors import UnidiffParseError
+
 from rewrite_assist.server.diffs.globs import PathFilter
 from rewrite_assist.server.diffs.models import DiffParseError
 from rewrite_assist.server.diffs.preprocess import Preprocessed, clean_hunk_headers, preprocess
-from unidiff import PatchedFile, PatchSet
-from unidiff.errors import UnidiffParseError
 
 _CHANGED = frozenset("+-")
 _DIFF_MARKERS = ("diff --git ", "--- ", "+++ ", "@@ ", "Binary files ")

@@ -102,10 +102,7 @@ def run_show(args: argparse.Namespace) -> int:
     for o in details.options:
         print(f"option {o.name} ({o.type}{', required' if o.required else ''}): {o.description[:120]}")
     if details.recipe_list:
-        print(
-            f"runs {len(details.recipe_list)} recipes: "
-            + ", ".join(r.recipe_id for r in details.recipe_list[:10])
-        )
+        print(f"runs {len(details.recipe_list)} recipes: " + ", ".join(r.recipe_id for r in details.recipe_list[:10]))
     print("\n" + details.rewrite_yml)
     if details.markdown:
         print(details.markdown)

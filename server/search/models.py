@@ -34,9 +34,7 @@ class SearchHit(BaseModel):
     is_composite: bool
     sub_recipe_count: int
     options: list[OptionSummary]
-    cosine_score: float = Field(
-        description="best cosine similarity between the recipe and any query variation"
-    )
+    cosine_score: float = Field(description="best cosine similarity between the recipe and any query variation")
     fusion_score: float = Field(description="Reciprocal Rank Fusion score over all legs and variations")
     matched_variations: int = Field(description="how many query variations retrieved this recipe")
 

@@ -9,6 +9,7 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
+
 from rewrite_assist.server.diffs import (
     DEFAULT_MAX_UNMATCHED,
     DiffAnalysis,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp.server.mcpserver import Context
+
 from rewrite_assist.server.catalog.store import CatalogStore
 from rewrite_assist.server.state import AppState
 
@@ -12,9 +13,7 @@ from rewrite_assist.server.state import AppState
 def get_state(ctx: Context[Any, Any]) -> AppState:
     state = ctx.request_context.lifespan_context
     if not isinstance(state, AppState):
-        raise RuntimeError(
-            "rewrite-assist tools need the server created by rewrite_assist.server.app.create_server"
-        )
+        raise RuntimeError("rewrite-assist tools need the server created by rewrite_assist.server.app.create_server")
     return state
 
 

@@ -9,6 +9,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
+
 from rewrite_assist.server.search.hybrid import DEFAULT_MIN_SCORE, QueryError, find_recipes
 from rewrite_assist.server.search.models import SearchFilters, SearchResult
 from rewrite_assist.server.state import tool_errors
@@ -30,9 +31,7 @@ def find_recipes_tool(
     ctx: Context[Any, Any],
     intent: Annotated[
         str | list[str],
-        Field(
-            description="the change to automate: one query, or a list of 2-5 variations of the same intent"
-        ),
+        Field(description="the change to automate: one query, or a list of 2-5 variations of the same intent"),
     ],
     limit: Annotated[int, Field(description="how many hits to return (1-50)")] = 5,
     min_score: Annotated[
@@ -41,9 +40,7 @@ def find_recipes_tool(
     module: Annotated[str | None, Field(description="only recipes from this artifact id")] = None,
     tag: Annotated[str | None, Field(description="only recipes with this tag")] = None,
     license: Annotated[Literal["apache", "moderne"] | None, Field(description="only this license")] = None,
-    composite: Annotated[
-        bool | None, Field(description="true: composites only; false: leaf recipes only")
-    ] = None,
+    composite: Annotated[bool | None, Field(description="true: composites only; false: leaf recipes only")] = None,
 ) -> SearchResult:
     state = get_state(ctx)
     filters = SearchFilters(module=module, tag=tag, license=license, composite=composite)

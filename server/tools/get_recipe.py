@@ -9,6 +9,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
+
 from rewrite_assist.server.catalog.details import RecipeDetails, RecipeNotFound, recipe_details
 from rewrite_assist.server.state import tool_errors
 from rewrite_assist.server.tools.context import get_state
@@ -23,15 +24,11 @@ Set include_markdown only when you need the full documentation page (it is large
 def get_recipe_tool(
     ctx: Context[Any, Any],
     recipe_id: Annotated[str, Field(description="fully qualified recipe id, or a unique class name")],
-    include_markdown: Annotated[
-        bool, Field(description="also return the cleaned documentation page")
-    ] = False,
+    include_markdown: Annotated[bool, Field(description="also return the cleaned documentation page")] = False,
 ) -> RecipeDetails:
     state = get_state(ctx)
     if not recipe_id.strip():
-        raise ToolError(
-            "recipe_id is empty: pass a recipe id from find_recipes, e.g. org.openrewrite.java.ChangeType."
-        )
+        raise ToolError("recipe_id is empty: pass a recipe id from find_recipes, e.g. org.openrewrite.java.ChangeType.")
     with tool_errors(state):
         try:
             return recipe_details(state.store(), recipe_id, include_markdown=include_markdown)

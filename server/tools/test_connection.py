@@ -8,6 +8,7 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
+
 from rewrite_assist import __version__
 from rewrite_assist.server import SERVER_NAME
 from rewrite_assist.server.catalog.models import CatalogInfo

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
 from rewrite_assist.server.catalog.lookup import RecipeLookup
 from rewrite_assist.server.diffs import DiffError, DiffMetrics
 from rewrite_assist.server.workflow import run_layout as layout

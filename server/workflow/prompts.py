@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 import yaml
+
 from rewrite_assist.server import SERVER_NAME
 
 TOOL_PREFIX = f"mcp__{SERVER_NAME}__"
