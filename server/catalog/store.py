@@ -240,15 +240,7 @@ class CatalogStore:
                     "|| setweight(to_tsvector('english', %s), 'C'))",
                     page_size=500,
                 )
-            if embeddings:
-                execute_values(
-                    cur,
-                    "INSERT INTO recipe_embeddings (recipe_id, model, text_hash, embedding) VALUES %s "
-                    "ON CONFLICT (recipe_id, model) DO UPDATE SET text_hash = EXCLUDED.text_hash, "
-                    "embedding = EXCLUDED.embedding",
-                    [(rid, model_key, th, vec) for rid, (th, vec) in embeddings.items()],
-                    page_size=500,
-                )
+            _upsert_embeddings(cur, model_key, embeddings)
             cur.execute("DELETE FROM modules")
             if modules:
                 execute_values(
@@ -268,18 +260,9 @@ class CatalogStore:
 
     def write_embeddings(self, model_key: str, embeddings: Mapping[str, tuple[str, np.ndarray]]) -> None:
         """Store vectors for an extra model key (e.g. the reference baseline's embedded text)."""
-        from psycopg2.extras import execute_values
-
         with self.db.connection() as conn, conn.cursor() as cur:
             cur.execute(schema.hnsw_index_sql(model_key))
-            execute_values(
-                cur,
-                "INSERT INTO recipe_embeddings (recipe_id, model, text_hash, embedding) VALUES %s "
-                "ON CONFLICT (recipe_id, model) DO UPDATE SET text_hash = EXCLUDED.text_hash, "
-                "embedding = EXCLUDED.embedding",
-                [(rid, model_key, th, vec) for rid, (th, vec) in embeddings.items()],
-                page_size=500,
-            )
+            _upsert_embeddings(cur, model_key, embeddings)
 
     @staticmethod
     def _recipe_row(r: Recipe) -> tuple[Any, ...]:
@@ -302,6 +285,21 @@ class CatalogStore:
             " ".join(r.tags),
             r.description,
         )
+
+
+def _upsert_embeddings(cur: Any, model_key: str, embeddings: Mapping[str, tuple[str, np.ndarray]]) -> None:
+    """Insert or replace (recipe, model) vectors with the hash of the text they embed."""
+    if not embeddings:
+        return
+    from psycopg2.extras import execute_values
+
+    execute_values(
+        cur,
+        "INSERT INTO recipe_embeddings (recipe_id, model, text_hash, embedding) VALUES %s "
+        "ON CONFLICT (recipe_id, model) DO UPDATE SET text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding",
+        [(rid, model_key, th, vec) for rid, (th, vec) in embeddings.items()],
+        page_size=500,
+    )
 
 
 def now_iso() -> str:
