@@ -1,0 +1,84 @@
+"""CLI: ``rewrite-assist eval retrieval`` — score recipe search on a graded test set."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rewrite_assist.server.cli import CommandError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("eval", help="evaluate the project (retrieval quality)")
+    sub = p.add_subparsers(dest="eval_command", metavar="WHAT", required=True)
+    r = sub.add_parser(
+        "retrieval",
+        help="Recall@k, nDCG, MRR, Hit@5 and latency of find_recipes on a JSONL test set",
+        description="Run every case of the test set through find_recipes (the MCP tool's function) and "
+        "report IR metrics overall, per category and per kind; optionally the reference system side by side.",
+    )
+    r.add_argument("--test-set", required=True, type=Path, help="JSONL cases (see retrieval-dev/README.md)")
+    r.add_argument("--limit", type=int, default=10, help="results per search (default 10)")
+    r.add_argument(
+        "--mode",
+        choices=["multi", "single"],
+        default="multi",
+        help="multi: intent + variations in one call (how agents search); single: the intent alone",
+    )
+    r.add_argument(
+        "--baseline",
+        choices=["reference"],
+        help="also score the reference system's approach on the same catalog in the same run",
+    )
+    r.add_argument("--output", type=Path, help="write the JSON here and the summary beside it as <name>_summary.txt")
+    r.set_defaults(func=run_retrieval)
+
+
+def summary_path(output: Path) -> Path:
+    """``results/dev.json`` → ``results/dev_summary.txt``."""
+    return output.with_name(f"{output.stem}_summary.txt")
+
+
+def run_retrieval(args: argparse.Namespace) -> int:
+    from rewrite_assist.evaluation.cases import CaseFileError, load_cases
+    from rewrite_assist.evaluation.report import build_document, render_summary
+    from rewrite_assist.evaluation.retrieval import evaluate, our_system, reference_system
+    from rewrite_assist.server.catalog.db import DatabaseUnavailable
+    from rewrite_assist.server.catalog.store import CatalogNotReady, now_iso
+    from rewrite_assist.server.embedding import EmbeddingModelError
+    from rewrite_assist.server.search.hybrid import QueryError
+    from rewrite_assist.server.state import AppState
+
+    if not 1 <= args.limit <= 50:
+        raise CommandError(f"--limit must be between 1 and 50, got {args.limit}", exit_code=2)
+    try:
+        cases = load_cases(args.test_set)
+    except CaseFileError as exc:
+        raise CommandError(str(exc), exit_code=2) from exc
+    state = AppState()
+    try:
+        store = state.store()
+        store.check_ready()
+        systems = [our_system(store, state.embedder)]
+        if args.baseline == "reference":
+            systems.append(reference_system(store, state.embedder))
+        runs = evaluate(systems, cases, mode=args.mode, limit=args.limit, warm_up=lambda: state.embedder.encode(["x"]))
+        info = store.info().model_dump()
+    except QueryError as exc:
+        raise CommandError(f"a test case is not a valid query: {exc}", exit_code=2) from exc
+    except (DatabaseUnavailable, CatalogNotReady, EmbeddingModelError) as exc:
+        raise CommandError(str(exc)) from exc
+    doc = build_document(
+        runs, cases, test_set=str(args.test_set), mode=args.mode, limit=args.limit, catalog=info, generated_at=now_iso()
+    )
+    summary = render_summary(doc, cases)
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        summary_path(args.output).write_text(summary, encoding="utf-8")
+        print(f"wrote {args.output} and {summary_path(args.output)}", file=sys.stderr)
+    print(summary, end="")
+    return 0
