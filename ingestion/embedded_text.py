@@ -19,13 +19,14 @@ MAX_DESCRIPTION_CHARS = 700
 MAX_SUB_RECIPES = 12
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_MARKUP = re.compile(r"[`*_]{1,3}")
+# Emphasis marks only where they open or close a span: ``workflow_dispatch`` and ``a*b`` keep theirs.
+_EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?![\w*])")
 
 
 def plain(text: str) -> str:
     """Markdown → plain words: links keep their label, emphasis and code marks go, whitespace folds."""
     text = _LINK.sub(r"\1", text)
-    text = _MARKUP.sub("", text)
+    text = _EMPHASIS.sub("", text.replace("`", ""))
     return " ".join(text.split())
 
 
@@ -48,9 +49,7 @@ def embedding_text(recipe: Recipe, names_by_id: Mapping[str, str]) -> str:
     if description:
         parts.append(description[:MAX_DESCRIPTION_CHARS])
     if recipe.recipe_list and not description:
-        names = [
-            plain(names_by_id.get(ref.recipe_id, class_words(ref.recipe_id))) for ref in recipe.recipe_list
-        ]
+        names = [plain(names_by_id.get(ref.recipe_id, class_words(ref.recipe_id))) for ref in recipe.recipe_list]
         unique = list(dict.fromkeys(names))[:MAX_SUB_RECIPES]
         parts.append("Includes: " + "; ".join(unique))
     if recipe.tags:
