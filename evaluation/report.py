@@ -197,7 +197,8 @@ def _interpret(doc: Mapping[str, Any], primary: str) -> list[str]:
     out = []
     goals = [f"{m} {ours[m]:.4f} {'>=' if ours[m] >= g else '<'} {g:.2f}" for m, g in doc["goals"].items()]
     met = sum(1 for m, g in doc["goals"].items() if ours[m] >= g)
-    out.append(f"- Goals: {met}/{len(doc['goals'])} met ({'; '.join(goals)}).")
+    scope = "" if doc["mode"] == "multi" else " (the goals are set for multi mode, how agents search)"
+    out.append(f"- Goals: {met}/{len(doc['goals'])} met ({'; '.join(goals)}){scope}.")
     comparison = doc.get("comparison")
     if comparison:
         better = [m for m, c in comparison.items() if c["delta"] > 0]
@@ -224,11 +225,10 @@ def _interpret(doc: Mapping[str, Any], primary: str) -> list[str]:
     )
     kinds = systems[primary]["by_kind"]
     weakest_kind = min(kinds, key=lambda k: kinds[k]["ndcg@10"])
+    others = ", ".join(f"{k} {v['ndcg@10']:.3f}" for k, v in kinds.items() if k != weakest_kind)
     out.append(
         f"- Weakest kind: {weakest_kind} (nDCG@10 {kinds[weakest_kind]['ndcg@10']:.3f} over "
-        f"{kinds[weakest_kind]['cases']} cases); "
-        + ", ".join(f"{k} {v['ndcg@10']:.3f}" for k, v in kinds.items() if k != weakest_kind)
-        + "."
+        f"{kinds[weakest_kind]['cases']} cases)" + (f"; {others}." if others else ".")
     )
     halves = systems[primary]["by_half"]
     if len(halves) == 2:
