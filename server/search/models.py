@@ -35,8 +35,14 @@ class SearchHit(BaseModel):
     sub_recipe_count: int
     options: list[OptionSummary]
     cosine_score: float = Field(description="best cosine similarity between the recipe and any query variation")
-    fusion_score: float = Field(description="Reciprocal Rank Fusion score over all legs and variations")
-    matched_variations: int = Field(description="how many query variations retrieved this recipe")
+    fusion_score: float = Field(
+        description="relevance after fusing variations and legs, priors and expansion; higher is better, "
+        "comparable only within one result"
+    )
+    matched_variations: int = Field(
+        description="how many query variations retrieved this recipe (0: it came in as the parent, sub-recipe "
+        "or namesake of a better hit)"
+    )
 
 
 class SearchResult(BaseModel):

@@ -18,9 +18,10 @@ from rewrite_assist.server.tools.context import get_state
 DESCRIPTION = f"""Find OpenRewrite recipes that implement a code change.
 
 Send ONE intent as 2-5 variations of the same change in a list (reworded; generalised; stated as a
-file/text manipulation): variations are searched together and fused with Reciprocal Rank Fusion, so
-recipes several phrasings agree on rank first. Retrieval is hybrid: embeddings (all-MiniLM-L6-v2) plus
-full-text search, plus exact matches of recipe ids or class names written in the query.
+file/text manipulation): every candidate is scored against every variation and the similarities are fused
+(soft maximum), so recipes several phrasings agree on rank first. Retrieval is hybrid: embeddings
+(all-MiniLM-L6-v2), full-text search, and exact matches of recipe ids or class names written in the query;
+the best hits pull in their parent composites, sub-recipes and copies in other modules.
 `min_score` (default {DEFAULT_MIN_SCORE}, measured on the retrieval dev set) drops weak embedding matches;
 it never drops a recipe found by full text or by exact id. Filters: module (artifact id such as
 rewrite-spring), tag, license ("apache" or "moderne"), composite (true = migration composites only).
