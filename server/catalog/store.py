@@ -218,7 +218,6 @@ class CatalogStore:
         keep = [r.id for r in recipes]
         with self.db.connection() as conn, conn.cursor() as cur:
             cur.execute(schema.TABLES)
-            cur.execute(schema.hnsw_index_sql(model_key))
             cur.execute("DELETE FROM recipes WHERE NOT (id = ANY(%s))", (keep,))
             removed = cur.rowcount
             rows = [self._recipe_row(r) for r in recipes if r.id in changed_ids]
@@ -241,6 +240,8 @@ class CatalogStore:
                     page_size=500,
                 )
             _upsert_embeddings(cur, model_key, embeddings)
+            # After the bulk insert: building the HNSW graph once is much cheaper than growing it row by row.
+            cur.execute(schema.hnsw_index_sql(model_key))
             cur.execute("DELETE FROM modules")
             if modules:
                 execute_values(
@@ -261,8 +262,8 @@ class CatalogStore:
     def write_embeddings(self, model_key: str, embeddings: Mapping[str, tuple[str, np.ndarray]]) -> None:
         """Store vectors for an extra model key (e.g. the reference baseline's embedded text)."""
         with self.db.connection() as conn, conn.cursor() as cur:
-            cur.execute(schema.hnsw_index_sql(model_key))
             _upsert_embeddings(cur, model_key, embeddings)
+            cur.execute(schema.hnsw_index_sql(model_key))
 
     @staticmethod
     def _recipe_row(r: Recipe) -> tuple[Any, ...]:
