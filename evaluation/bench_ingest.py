@@ -60,6 +60,7 @@ def main() -> int:
             "embedded_db_start_s": round(db_start, 2),
             "full_ingest_s": round(full_s, 1),
             "full_ingest_peak_rss_mb": round(peak_full),
+            "full_ingest_stages_s": full.stage_seconds,
             "unchanged_reingest_s": round(unchanged_s, 2),
             "unchanged_reingest_embedded": again.embedded,
             "dump_mb": round(dump.stat().st_size / 1e6, 1),

@@ -40,6 +40,7 @@ class IngestReport(BaseModel):
     removed: int
     skipped: list[SkippedPage] = Field(default_factory=list)
     seconds: float
+    stage_seconds: dict[str, float] = Field(default_factory=dict, description="parse, embed and write times")
 
     def summary(self) -> str:
         lines = [
@@ -66,6 +67,7 @@ def ingest(
     with source if isinstance(source, DocsSource) else open_source(source) as docs:
         parsed = parse_source(docs, progress=progress)
         source_label = docs.describe()
+    stages = {"parse": time.perf_counter() - started}
     if strict and parsed.skipped:
         first = parsed.skipped[0]
         raise IngestError(
@@ -90,11 +92,14 @@ def ingest(
             to_embed[recipe.id] = (th, text)
 
     vectors = {}
+    mark = time.perf_counter()
     if to_embed:
         ids = list(to_embed)
         log.info("embedding %d recipe(s)", len(ids))
         matrix = embedder.encode([to_embed[i][1] for i in ids], show_progress=progress)
         vectors = {rid: (to_embed[rid][0], matrix[n]) for n, rid in enumerate(ids)}
+    stages["embed"] = time.perf_counter() - mark
+    mark = time.perf_counter()
 
     unchanged = len([r for r in recipes if r.id not in changed and r.id not in to_embed])
     composites = sum(1 for r in recipes if r.is_composite)
@@ -117,6 +122,7 @@ def ingest(
         )
     else:
         removed = 0
+    stages["write"] = time.perf_counter() - mark
     return IngestReport(
         source=source_label,
         recipes=len(recipes),
@@ -129,4 +135,5 @@ def ingest(
         removed=removed,
         skipped=parsed.skipped,
         seconds=round(time.perf_counter() - started, 2),
+        stage_seconds={k: round(v, 2) for k, v in stages.items()},
     )

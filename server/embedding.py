@@ -94,8 +94,12 @@ class Embedder:
                 return self._model
         return self._load()
 
-    def encode(self, texts: list[str], *, batch_size: int = 64, show_progress: bool = False) -> np.ndarray:
-        """Normalized float32 embeddings, one row per text (all texts in one call: one batch pass)."""
+    def encode(self, texts: list[str], *, batch_size: int = 16, show_progress: bool = False) -> np.ndarray:
+        """Normalized float32 embeddings, one row per text (all texts in one call: one batch pass).
+
+        Batches of 16 length-sorted texts measured fastest on 2 CPU cores (800 catalog texts: 10.9 s at 16,
+        11.5 s at 8, 14.2 s at 32, 16.6 s at 64, 22.6 s at 256).
+        """
         if not texts:
             return np.zeros((0, config.EMBEDDING_DIM), dtype=np.float32)
         vectors = self.model().encode(
