@@ -41,15 +41,16 @@ def embedded_pgdata(home: Path | None = None) -> Path:
     return (home or config.home_dir()) / "pgdata"
 
 
-def start_embedded(home: Path | None = None, *, cleanup: Literal["keep", "delete"] = "keep") -> str:
+def start_embedded(home: Path | None = None) -> str:
     """Start (or attach to) the embedded server and return its connection URL.
 
-    ``cleanup="delete"`` is for throwaway servers (tests): the data directory is removed at exit.
+    The server keeps running after this process exits (``stop_embedded`` stops it), so the next command
+    or MCP server start only connects.
     """
     pgdata = embedded_pgdata(home)
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     try:
-        server = _pgserver().get_server(pgdata, cleanup_mode="delete" if cleanup == "delete" else None)
+        server = _pgserver().get_server(pgdata, cleanup_mode=None)
     except Exception as exc:  # pgserver raises several types (subprocess, RuntimeError, OSError)
         raise DatabaseUnavailable(
             f"Could not start the embedded PostgreSQL in {pgdata}: {exc}. "
