@@ -46,9 +46,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
     from rewrite_assist.evaluation.cases import CaseFileError, load_cases
     from rewrite_assist.evaluation.report import build_document, render_summary
     from rewrite_assist.evaluation.retrieval import evaluate, our_system, reference_system
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable
-    from rewrite_assist.server.catalog.store import CatalogNotReady, now_iso
-    from rewrite_assist.server.embedding import EmbeddingModelError
+    from rewrite_assist.server.catalog.store import now_iso
     from rewrite_assist.server.search.hybrid import QueryError
     from rewrite_assist.server.state import AppState
 
@@ -69,8 +67,6 @@ def run_retrieval(args: argparse.Namespace) -> int:
         info = store.info().model_dump()
     except QueryError as exc:
         raise CommandError(f"a test case is not a valid query: {exc}", exit_code=2) from exc
-    except (DatabaseUnavailable, CatalogNotReady, EmbeddingModelError) as exc:
-        raise CommandError(str(exc)) from exc
     doc = build_document(
         runs, cases, test_set=str(args.test_set), mode=args.mode, limit=args.limit, catalog=info, generated_at=now_iso()
     )

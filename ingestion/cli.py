@@ -37,21 +37,17 @@ def register(subparsers: Any) -> None:
     d.set_defaults(func=run_db_dump)
 
 
-def _store(*, start: bool = True) -> Any:
-    from rewrite_assist.server.catalog.db import Database, DatabaseUnavailable
+def _store() -> Any:
+    from rewrite_assist.server.catalog.db import Database
     from rewrite_assist.server.catalog.store import CatalogStore
 
-    try:
-        return CatalogStore(Database.from_environment(start=start))
-    except DatabaseUnavailable as exc:
-        raise CommandError(str(exc)) from exc
+    return CatalogStore(Database.from_environment())
 
 
 def run_ingest(args: argparse.Namespace) -> int:
     from rewrite_assist.ingestion.pipeline import IngestError, ingest
     from rewrite_assist.ingestion.source import SourceError, open_source
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable
-    from rewrite_assist.server.embedding import EmbeddingModelError, default_embedder
+    from rewrite_assist.server.embedding import default_embedder
 
     try:  # read the source before touching the database: a typo in --source must not start a server
         docs = open_source(args.source)
@@ -60,7 +56,7 @@ def run_ingest(args: argparse.Namespace) -> int:
     store = _store()
     try:
         report = ingest(store, docs, embedder=default_embedder(), strict=args.strict, progress=not args.no_progress)
-    except (IngestError, DatabaseUnavailable, EmbeddingModelError) as exc:
+    except IngestError as exc:
         raise CommandError(str(exc)) from exc
     if args.json:
         print(report.model_dump_json(indent=2))
@@ -70,12 +66,7 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable
-
-    try:
-        info = _store().info()
-    except DatabaseUnavailable as exc:
-        raise CommandError(str(exc)) from exc
+    info = _store().info()
     if args.json:
         print(json.dumps(info.model_dump(exclude={"schema_version"}), indent=2))
         return 0
@@ -92,15 +83,12 @@ def run_status(args: argparse.Namespace) -> int:
 
 def run_db_start(args: argparse.Namespace) -> int:
     from rewrite_assist.server import config
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable, start_embedded
+    from rewrite_assist.server.catalog.db import start_embedded
 
     if config.database_url():
         print("REWRITE_ASSIST_DATABASE_URL is set: using that external database, nothing to start.")
         return 0
-    try:
-        print(start_embedded())
-    except DatabaseUnavailable as exc:
-        raise CommandError(str(exc)) from exc
+    print(start_embedded())
     return 0
 
 
@@ -116,12 +104,9 @@ def run_db_stop(args: argparse.Namespace) -> int:
 
 
 def run_db_url(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable, resolve_url
+    from rewrite_assist.server.catalog.db import resolve_url
 
-    try:
-        url, _kind = resolve_url(start=True)
-    except DatabaseUnavailable as exc:
-        raise CommandError(str(exc)) from exc
+    url, _kind = resolve_url(start=True)
     print(url)
     return 0
 
@@ -129,15 +114,11 @@ def run_db_url(args: argparse.Namespace) -> int:
 def run_db_dump(args: argparse.Namespace) -> int:
     from rewrite_assist.ingestion.dump import write_dump
     from rewrite_assist.ingestion.pipeline import MODEL_KEY
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable
-    from rewrite_assist.server.catalog.store import CatalogNotReady
 
     store = _store()
+    store.check_ready()
     try:
-        store.check_ready()
         counts = write_dump(store, args.output, model_key=MODEL_KEY)
-    except (DatabaseUnavailable, CatalogNotReady) as exc:
-        raise CommandError(str(exc)) from exc
     except OSError as exc:
         raise CommandError(f"Cannot write {args.output}: {exc.strerror or exc}", exit_code=2) from exc
     size = args.output.stat().st_size

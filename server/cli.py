@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from rewrite_assist import __version__
+from rewrite_assist.server.errors import CatalogUnavailable
 
 # Modules that add sub-commands. Each defines ``register(subparsers)`` and sets ``func`` on its parsers;
 # ``func(args)`` returns the process exit code.
@@ -64,6 +65,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         print(f"rewrite-assist: {exc}", file=sys.stderr)
         return exc.exit_code
+    except CatalogUnavailable as exc:  # database down, catalog empty, model missing: the message says the fix
+        print(f"rewrite-assist: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("rewrite-assist: interrupted", file=sys.stderr)
         return 130

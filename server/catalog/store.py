@@ -16,11 +16,12 @@ import numpy as np
 from rewrite_assist.server.catalog import schema
 from rewrite_assist.server.catalog.db import Database
 from rewrite_assist.server.catalog.models import CatalogInfo, Module, Recipe
+from rewrite_assist.server.errors import CatalogUnavailable
 
 log = logging.getLogger(__name__)
 
 
-class CatalogNotReady(RuntimeError):
+class CatalogNotReady(CatalogUnavailable):
     """The database is reachable but holds no usable catalog (empty, or an older schema)."""
 
 

@@ -35,14 +35,6 @@ def _state() -> Any:
     return AppState()
 
 
-def _catalog_errors() -> tuple[type[BaseException], ...]:
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable
-    from rewrite_assist.server.catalog.store import CatalogNotReady
-    from rewrite_assist.server.embedding import EmbeddingModelError
-
-    return (DatabaseUnavailable, CatalogNotReady, EmbeddingModelError)
-
-
 def run_search(args: argparse.Namespace) -> int:
     from rewrite_assist.server.search.hybrid import QueryError, find_recipes
     from rewrite_assist.server.search.models import SearchFilters
@@ -59,8 +51,6 @@ def run_search(args: argparse.Namespace) -> int:
         )
     except QueryError as exc:
         raise CommandError(str(exc), exit_code=2) from exc
-    except _catalog_errors() as exc:
-        raise CommandError(str(exc)) from exc
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
@@ -90,8 +80,6 @@ def run_show(args: argparse.Namespace) -> int:
         details = recipe_details(state.store(), args.recipe_id, include_markdown=args.markdown)
     except RecipeNotFound as exc:
         raise CommandError(str(exc), exit_code=2) from exc
-    except _catalog_errors() as exc:
-        raise CommandError(str(exc)) from exc
     if args.json:
         print(details.model_dump_json(indent=2, exclude_none=True))
         return 0
