@@ -12,7 +12,7 @@ import pytest
 from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes, soft_max
 from rewrite_assist.server.search.legs import named_in
 from rewrite_assist.server.search.models import SearchFilters
-from rewrite_assist.server.search.priors import RecipeFacts, is_generated_fragment, prior, republished_copies
+from rewrite_assist.server.search.priors import RecipeFacts, is_generated_fragment, prior
 
 
 def test_soft_max_lies_between_mean_and_max():
@@ -41,15 +41,6 @@ def test_named_in_finds_ids_and_class_names():
     assert ids == ["org.openrewrite.github.setupjavaadoptopenjdktotemurin"]
     assert "upgradespringboot_3_0" in classes and "setupjavaadoptopenjdktotemurin" in classes
     assert "github" not in classes  # short CamelCase words are vocabulary
-
-
-@pytest.mark.slow
-def test_republished_copies_on_the_catalog(catalog):
-    quarkus = "io.quarkus.updates.core.quarkus30.JavaxPersistenceToJakartaPersistence"
-    canonical = "org.openrewrite.java.migrate.jakarta.JavaxPersistenceToJakartaPersistence"
-    unique = "org.openrewrite.github.SetupJavaAdoptOpenJDKToTemurin"
-    with catalog.db.connection() as conn, conn.cursor() as cur:
-        assert republished_copies(cur, [quarkus, canonical, unique]) == {quarkus}
 
 
 @pytest.mark.slow

@@ -6,10 +6,12 @@ import difflib
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -19,6 +21,7 @@ from rewrite_assist.server.catalog.models import CatalogInfo, Module, Recipe
 from rewrite_assist.server.errors import CatalogUnavailable
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 
 class CatalogNotReady(CatalogUnavailable):
@@ -52,6 +55,24 @@ class CatalogStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._ids_cache: list[str] | None = None
+        self._memo: dict[str, tuple[str, Any]] = {}
+        self._memo_lock = threading.Lock()
+
+    def memo(self, key: str, revision: str, build: Callable[[], _T]) -> _T:
+        """``build()``'s result, computed once per catalog ``revision`` (see ``catalog_revision``).
+
+        For read-only data derived from the whole catalog (the search's ranking snapshot): a new revision,
+        written by any ingest, replaces it; concurrent first callers build it once.
+        """
+        cached = self._memo.get(key)
+        if cached is not None and cached[0] == revision:
+            return cast(_T, cached[1])
+        with self._memo_lock:
+            cached = self._memo.get(key)
+            if cached is None or cached[0] != revision:
+                cached = (revision, build())
+                self._memo[key] = cached
+            return cast(_T, cached[1])
 
     # -- schema -------------------------------------------------------------------------------------
     def ensure_schema(self, model_keys: Iterable[str] = ()) -> None:
@@ -250,7 +271,7 @@ class CatalogStore:
                     "INSERT INTO modules (group_id, artifact_id, version, license) VALUES %s ON CONFLICT DO NOTHING",
                     [(m.group_id, m.artifact_id, m.version, m.license) for m in modules],
                 )
-            full_meta = {"schema_version": str(schema.SCHEMA_VERSION), **meta}
+            full_meta = {"schema_version": str(schema.SCHEMA_VERSION), "catalog_revision": uuid.uuid4().hex, **meta}
             execute_values(
                 cur,
                 "INSERT INTO catalog_meta (key, value) VALUES %s "
@@ -302,6 +323,12 @@ def _upsert_embeddings(cur: Any, model_key: str, embeddings: Mapping[str, tuple[
         [(rid, model_key, th, vec) for rid, (th, vec) in embeddings.items()],
         page_size=500,
     )
+
+
+def catalog_revision(meta: Mapping[str, str]) -> str:
+    """What changes whenever the catalog's content does: a fresh ``catalog_revision`` per write (catalogs
+    written before it existed fall back to their ingest time)."""
+    return meta.get("catalog_revision") or meta.get("ingested_at", "")
 
 
 def now_iso() -> str:

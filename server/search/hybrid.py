@@ -27,7 +27,8 @@ from rewrite_assist.server.catalog.store import CatalogStore
 from rewrite_assist.server.embedding import Embedder
 from rewrite_assist.server.search import legs
 from rewrite_assist.server.search.models import OptionSummary, SearchFilters, SearchHit, SearchResult
-from rewrite_assist.server.search.priors import RecipeFacts, class_name, load_facts, prior
+from rewrite_assist.server.search.priors import RecipeFacts, prior
+from rewrite_assist.server.search.snapshot import RankingSnapshot, exact_matches, snapshot_for
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ class SearchTuning:
 
     dense_candidates: int = 50
     lexical_candidates: int = 50
+    lexical_max_df: float = 0.1  # the lexical leg skips terms found in more than this share of recipes
     ef_search: int = 100
     softness: float = 5.0  # temperature of the soft maximum over variations; 0 = plain mean
     lexical_weight: float = 0.1
@@ -58,6 +60,7 @@ class SearchTuning:
     rrf_k: int = 60
     rrf_lexical_weight: float = 0.25
     rrf_exact_weight: float = 1.0
+    rrf_dense_depth: int = 0  # in RRF mode: each variation's dense list is its top N of the pool (0 = all)
     rrf_joint_weight: float = 1.0  # an extra list ranking by all variations' similarities together (soft max)
     rrf_expand_lift: float = 0.5  # in RRF mode: the most a neighbour rises, as a share of the top score
     model_key: str = "all-MiniLM-L6-v2"
@@ -113,26 +116,37 @@ class _Candidate:
 class _Search:
     """One search call: gathers candidates from the legs, scores, expands, ranks."""
 
-    def __init__(self, cur: Any, queries: list[str], vectors: np.ndarray, filters: SearchFilters, tuning: SearchTuning):
-        self.cur, self.queries, self.vectors, self.filters, self.tuning = cur, queries, vectors, filters, tuning
+    def __init__(
+        self,
+        cur: Any,
+        snapshot: RankingSnapshot,
+        queries: list[str],
+        vectors: np.ndarray,
+        filters: SearchFilters,
+        tuning: SearchTuning,
+    ):
+        self.cur, self.snapshot, self.queries, self.vectors = cur, snapshot, queries, vectors
+        self.filters, self.tuning = filters, tuning
         self.candidates: dict[str, _Candidate] = {}
 
     def gather(self) -> None:
-        t = self.tuning
+        t, snap = self.tuning, self.snapshot
         found = legs.dense_candidates(
             self.cur, self.vectors, self.filters, model_key=t.model_key, depth=t.dense_candidates
         )
         lexical: dict[str, list[float]] = {}
         exact: dict[str, float] = {}
-        if t.lexical_weight > 0:
-            for n, terms in enumerate(legs.lexical_terms(self.cur, self.queries)):
-                for rid, s in legs.lexical_leg(self.cur, terms, self.filters, depth=t.lexical_candidates).items():
+        if t.lexical_weight > 0 or (t.fusion == "rrf" and t.rrf_lexical_weight > 0):
+            terms = legs.lexical_terms(self.cur, self.queries, snap.doc_freq, len(snap.rows), max_df=t.lexical_max_df)
+            for n, scores in enumerate(legs.lexical_leg(self.cur, terms, self.filters, depth=t.lexical_candidates)):
+                for rid, s in scores.items():
                     lexical.setdefault(rid, [0.0] * len(self.queries))[n] = s
                     found.setdefault(rid, set()).add(n)
-        if t.exact_weight > 0:
+        if t.exact_weight > 0 or (t.fusion == "rrf" and t.rrf_exact_weight > 0):
             for n, text in enumerate(self.queries):
-                for rid, s in legs.exact_leg(self.cur, text, self.filters).items():
-                    exact[rid] = max(exact.get(rid, 0.0), s)
+                named = exact_matches(snap, *legs.named_in(text))
+                for rid in snap.passing(named, self.filters):
+                    exact[rid] = max(exact.get(rid, 0.0), named[rid])
                     found.setdefault(rid, set()).add(n)
         self._add(found)
         for rid, cand in self.candidates.items():
@@ -141,14 +155,15 @@ class _Search:
             cand.exact = exact.get(rid, 0.0)
 
     def _add(self, found: dict[str, set[int]]) -> list[str]:
-        new = [rid for rid in found if rid not in self.candidates]
-        sims = legs.cosines(self.cur, self.vectors, new, model_key=self.tuning.model_key)
-        facts = load_facts(self.cur, new)
+        """Make candidates of ``found`` (id → variations that found it); ids the snapshot lacks (written
+        by an ingest that committed after this search began) are skipped."""
+        new = [rid for rid in found if rid not in self.candidates and rid in self.snapshot.rows]
+        sims = self.snapshot.cosines(new, self.vectors)
         for rid in new:
-            if rid in facts:  # a recipe without a vector gets similarity 0, not an error
-                cosines = sims.get(rid, np.zeros(len(self.vectors)))
-                self.candidates[rid] = _Candidate(cosines=cosines, facts=facts[rid], matched=found[rid])
-        return [rid for rid in new if rid in self.candidates]
+            self.candidates[rid] = _Candidate(
+                cosines=sims[rid], facts=self.snapshot.rows[rid].facts, matched=found[rid]
+            )
+        return new
 
     def relevance(self, cand: _Candidate) -> float:
         t = self.tuning
@@ -189,7 +204,8 @@ class _Search:
             for rid, c in self.candidates.items()
         }
         for n in range(len(self.queries)):
-            add(sorted(self.candidates, key=lambda r: (-(self.candidates[r].cosines[n] + priors[r]), r)), 1.0)
+            dense = sorted(self.candidates, key=lambda r: (-(self.candidates[r].cosines[n] + priors[r]), r))
+            add(dense[: t.rrf_dense_depth] if t.rrf_dense_depth > 0 else dense, 1.0)
             lexical = {
                 rid: float(c.lexical_by_variation[n])
                 for rid, c in self.candidates.items()
@@ -233,7 +249,7 @@ class _Search:
             for other in neighbours - {rid}:
                 if level > best_source.get(other, (-math.inf, ""))[0]:
                     best_source[other] = (level, rid)
-        allowed = self._passing_filters([r for r in best_source if r not in self.candidates])
+        allowed = self.snapshot.passing([r for r in best_source if r not in self.candidates], self.filters)
         rrf = t.fusion == "rrf"
         for rid in self._add({rid: set() for rid in allowed}):
             self.candidates[rid].score = 0.0 if rrf else self.relevance(self.candidates[rid])
@@ -248,24 +264,13 @@ class _Search:
                 cand.expanded_from = source
 
     def _neighbours(self, sources: list[str]) -> dict[str, set[str]]:
-        out = {
-            rid: set(self.candidates[rid].facts.children) | set(self.candidates[rid].facts.parents) for rid in sources
+        same_class = self.snapshot.same_class(sources)
+        return {
+            rid: set(self.candidates[rid].facts.children)
+            | set(self.candidates[rid].facts.parents)
+            | set(same_class[rid])
+            for rid in sources
         }
-        classes = {class_name(rid) for rid in sources}
-        self.cur.execute("SELECT id FROM recipes WHERE split_part(id, '.', -1) = ANY(%s)", (list(classes),))
-        by_class: dict[str, set[str]] = {}
-        for (rid,) in self.cur.fetchall():
-            by_class.setdefault(class_name(rid), set()).add(rid)
-        for rid in sources:
-            out[rid] |= by_class.get(class_name(rid), set())
-        return out
-
-    def _passing_filters(self, ids: list[str]) -> list[str]:
-        if not ids:
-            return []
-        where, params = legs.filter_sql(self.filters)
-        self.cur.execute(f"SELECT r.id FROM recipes r WHERE r.id = ANY(%(ids)s){where}", {**params, "ids": ids})
-        return [row[0] for row in self.cur.fetchall()]
 
 
 def find_recipes(
@@ -285,14 +290,15 @@ def find_recipes(
     if not -1.0 <= min_score <= 1.0:
         raise QueryError(f"min_score is a cosine similarity between -1 and 1, got {min_score}.")
     filters = filters or SearchFilters()
-    store.check_ready()
+    meta = store.check_ready()
+    snapshot = snapshot_for(store, meta, tuning.model_key)
     vectors = embedder.encode(queries)  # all variations in one batch
 
     with store.db.connection() as conn, conn.cursor() as cur:
         cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
         if not filters.is_empty():
             cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        search = _Search(cur, queries, vectors, filters, tuning)
+        search = _Search(cur, snapshot, queries, vectors, filters, tuning)
         search.gather()
         search.score()
         search.drop_weak(min_score)
@@ -315,7 +321,7 @@ def _hydrate(store: CatalogStore, ids: list[str], candidates: dict[str, _Candida
         return []
     recipes = store.get_recipes(ids)
     hits = []
-    for rid in ids:
+    for rid in (i for i in ids if i in recipes):  # a recipe deleted by a concurrent ingest is left out
         recipe, cand = recipes[rid], candidates[rid]
         description = recipe.description
         if len(description) > DESCRIPTION_CHARS:

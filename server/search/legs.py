@@ -1,19 +1,20 @@
-"""The SQL legs of recipe search: each finds candidates for the query variations in its own way.
+"""The legs of recipe search: each finds candidates for the query variations in its own way.
 
-- dense: nearest neighbours of each variation's embedding (pgvector HNSW), then the cosine of every
-  candidate against *every* variation, so fusion sees the whole picture, not just per-list ranks;
-- lexical: full-text matches weighted by inverse document frequency, so a rare word of the intent
-  ("workflow_dispatch", "Temurin") outweighs words every recipe shares ("java", "recipe");
-- exact: recipes whose id or class name is written in the query.
+- dense: nearest neighbours of each variation's embedding (pgvector HNSW, one statement for all
+  variations);
+- lexical: PostgreSQL full-text matches weighted by inverse document frequency, so a rare word of the
+  intent ("workflow_dispatch", "Temurin") outweighs words every recipe shares ("java", "recipe");
+- exact: recipes whose id or class name is written in the query (parsed here, looked up in the ranking
+  snapshot).
 
-Every leg applies the same ``SearchFilters`` inside its SQL, so filters never silently shrink a result.
+Every SQL leg applies the same ``SearchFilters`` inside its SQL, so filters never silently shrink a result.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,38 +47,29 @@ def filter_sql(filters: SearchFilters, alias: str = "r") -> tuple[str, dict[str,
 
 
 # ------------------------------------------------------------------------------------------------- dense
+def dense_statement(
+    vectors: np.ndarray, filters: SearchFilters, *, model_key: str, depth: int
+) -> tuple[str, dict[str, Any]]:
+    """The dense leg's SQL: one statement for all variations (a LATERAL subquery per vector), each
+    ordered by the distance operator itself so the partial HNSW index on this model key is used."""
+    where, params = filter_sql(filters)
+    sql = (
+        "SELECT q.n, d.recipe_id FROM unnest(%(qs)s::vector[]) WITH ORDINALITY AS q(v, n) CROSS JOIN LATERAL ("
+        "SELECT e.recipe_id FROM recipe_embeddings e JOIN recipes r ON r.id = e.recipe_id "
+        f"WHERE e.model = %(model)s{where} ORDER BY e.embedding <=> q.v LIMIT %(n)s) d"
+    )
+    return sql, {**params, "qs": list(vectors), "model": model_key, "n": depth}
+
+
 def dense_candidates(
     cur: Any, vectors: np.ndarray, filters: SearchFilters, *, model_key: str, depth: int
 ) -> dict[str, set[int]]:
-    """The ``depth`` nearest recipes of each variation: recipe id → the variations that found it.
-
-    ORDER BY the distance operator itself so the partial HNSW index on this model key is used.
-    """
-    where, params = filter_sql(filters)
+    """The ``depth`` nearest recipes of each variation: recipe id → the variations (0-based) that found it."""
+    cur.execute(*dense_statement(vectors, filters, model_key=model_key, depth=depth))
     found: dict[str, set[int]] = {}
-    for n, vector in enumerate(vectors):
-        cur.execute(
-            "SELECT e.recipe_id FROM recipe_embeddings e JOIN recipes r ON r.id = e.recipe_id "
-            f"WHERE e.model = %(model)s{where} ORDER BY e.embedding <=> %(q)s LIMIT %(n)s",
-            {**params, "q": vector, "model": model_key, "n": depth},
-        )
-        for (rid,) in cur.fetchall():
-            found.setdefault(rid, set()).add(n)
+    for n, rid in cur.fetchall():
+        found.setdefault(rid, set()).add(int(n) - 1)
     return found
-
-
-def cosines(cur: Any, vectors: np.ndarray, ids: Sequence[str], *, model_key: str) -> dict[str, np.ndarray]:
-    """Cosine similarity of each recipe in ``ids`` to every variation (one row of V values per recipe)."""
-    if not ids:
-        return {}
-    columns = ", ".join(f"1 - (embedding <=> %(q{n})s)" for n in range(len(vectors)))
-    params: dict[str, Any] = {f"q{n}": v for n, v in enumerate(vectors)}
-    params.update(model=model_key, ids=list(ids))
-    cur.execute(
-        f"SELECT recipe_id, {columns} FROM recipe_embeddings WHERE model = %(model)s AND recipe_id = ANY(%(ids)s)",
-        params,
-    )
-    return {row[0]: np.asarray(row[1:], dtype=np.float64) for row in cur.fetchall()}
 
 
 # ----------------------------------------------------------------------------------------------- lexical
@@ -89,53 +81,63 @@ class LexicalTerms:
     idf: list[float]
 
 
-def lexical_terms(cur: Any, texts: Sequence[str]) -> list[LexicalTerms]:
-    """Lexemes of every variation and their BM25-style IDF, in two round trips for all variations."""
+def lexical_terms(
+    cur: Any, texts: Sequence[str], doc_freq: Mapping[str, int], total: int, *, max_df: float = 1.0
+) -> list[LexicalTerms]:
+    """Lexemes of every variation (PostgreSQL's own stemming, one round trip) with their BM25-style IDF
+    from the catalog's document frequencies. Lexemes no recipe contains are dropped, and so are those in
+    more than ``max_df`` of all recipes ("migrate", "replace"): they carry little weight, yet ranking
+    their thousands of matches is most of the leg's cost."""
     cur.execute(
         "SELECT n, array(SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', t)))) "
         "FROM unnest(%s::text[]) WITH ORDINALITY AS q(t, n) ORDER BY n",
         (list(texts),),
     )
-    per_text = [[lx for lx in row[1] if "'" not in lx and "\\" not in lx] for row in cur.fetchall()]
-    vocabulary = sorted({lx for lexemes in per_text for lx in lexemes})
-    df: dict[str, int] = {}
-    total = 0
-    if vocabulary:
-        cur.execute(
-            "SELECT t.lex, (SELECT count(*) FROM recipes r WHERE r.search_tsv @@ quote_literal(t.lex)::tsquery), "
-            "(SELECT count(*) FROM recipes) FROM unnest(%s::text[]) AS t(lex)",
-            (vocabulary,),
-        )
-        for lex, count, n_docs in cur.fetchall():
-            df[lex] = int(count)
-            total = int(n_docs)
     out = []
-    for lexemes in per_text:
-        kept = [lx for lx in lexemes if df.get(lx, 0) > 0]
-        out.append(LexicalTerms(kept, [math.log(1 + (total - df[lx] + 0.5) / (df[lx] + 0.5)) for lx in kept]))
+    for _n, lexemes in cur.fetchall():
+        kept = sorted(
+            lx for lx in lexemes if "'" not in lx and "\\" not in lx and 0 < doc_freq.get(lx, 0) <= max_df * total
+        )
+        idf = [math.log(1 + (total - doc_freq[lx] + 0.5) / (doc_freq[lx] + 0.5)) for lx in kept]
+        out.append(LexicalTerms(kept, idf))
     return out
 
 
-def lexical_leg(cur: Any, terms: LexicalTerms, filters: SearchFilters, *, depth: int) -> dict[str, float]:
-    """Top ``depth`` recipes by Σ idf(term) · ts_rank(term), scaled so the best match scores 1.
+def lexical_leg(
+    cur: Any, terms: Sequence[LexicalTerms], filters: SearchFilters, *, depth: int
+) -> list[dict[str, float]]:
+    """Per variation, the top ``depth`` recipes by Σ idf(term) · ts_rank(term), scaled so its best match
+    scores 1.
 
     ``ts_rank`` weighs where a term occurs (id and display name > tags > description); the IDF
-    weighting is what plain ``ts_rank_cd`` over an OR-query lacks, and it is the larger gain.
+    weighting is what plain ``ts_rank_cd`` over an OR-query lacks, and it is the larger gain. One
+    statement for all variations: each distinct term is matched and ranked once, however many
+    variations share it.
     """
-    if not terms.lexemes:
-        return {}
+    pairs = [(n, lex, idf) for n, t in enumerate(terms) for lex, idf in zip(t.lexemes, t.idf, strict=True)]
+    out: list[dict[str, float]] = [{} for _ in terms]
+    if not pairs:
+        return out
     where, params = filter_sql(filters)
-    params.update(lex=terms.lexemes, idf=terms.idf, n=depth)
+    params.update(ns=[p[0] for p in pairs], lex=[p[1] for p in pairs], idf=[p[2] for p in pairs], depth=depth)
     cur.execute(
-        "SELECT r.id, sum(t.idf * ts_rank(r.search_tsv, quote_literal(t.lex)::tsquery, 1)) AS s "
-        "FROM recipes r JOIN unnest(%(lex)s::text[], %(idf)s::float8[]) AS t(lex, idf) "
-        f"ON r.search_tsv @@ quote_literal(t.lex)::tsquery WHERE true{where} "
-        "GROUP BY r.id ORDER BY s DESC, r.id LIMIT %(n)s",
+        "WITH q AS (SELECT * FROM unnest(%(ns)s::int[], %(lex)s::text[], %(idf)s::float8[]) AS q(n, lex, idf)), "
+        "m AS (SELECT t.lex, r.id, ts_rank(r.search_tsv, quote_literal(t.lex)::tsquery, 1) AS rank "
+        "FROM (SELECT DISTINCT lex FROM q) t JOIN recipes r ON r.search_tsv @@ quote_literal(t.lex)::tsquery "
+        f"WHERE true{where}), "
+        "s AS (SELECT q.n, m.id, sum(q.idf * m.rank) AS s FROM q JOIN m USING (lex) GROUP BY q.n, m.id), "
+        "ranked AS (SELECT n, id, s, row_number() OVER (PARTITION BY n ORDER BY s DESC, id) AS pos FROM s) "
+        "SELECT n, id, s FROM ranked WHERE pos <= %(depth)s ORDER BY n, pos",
         params,
     )
-    rows = [(rid, float(score)) for rid, score in cur.fetchall()]
-    best = rows[0][1] if rows and rows[0][1] > 0 else 1.0
-    return {rid: score / best for rid, score in rows}
+    for n, rid, score in cur.fetchall():
+        out[n][rid] = float(score)
+    for scores in out:
+        best = max(scores.values(), default=0.0)
+        if best > 0:
+            for rid in scores:
+                scores[rid] /= best
+    return out
 
 
 # ------------------------------------------------------------------------------------------------- exact
@@ -145,18 +147,3 @@ def named_in(text: str) -> tuple[list[str], list[str]]:
     classes = [c.lower() for c in _CLASS_TOKEN.findall(text) if len(c) >= MIN_CLASS_NAME]
     classes += [i.rsplit(".", 1)[-1] for i in ids]
     return ids, classes
-
-
-def exact_leg(cur: Any, text: str, filters: SearchFilters) -> dict[str, float]:
-    """Recipes whose full id (score 1.0) or class name (0.5) is written in the query."""
-    ids, classes = named_in(text)
-    if not ids and not classes:
-        return {}
-    where, params = filter_sql(filters)
-    params.update(ids=ids, classes=classes)
-    cur.execute(
-        "SELECT r.id, lower(r.id) = ANY(%(ids)s) FROM recipes r WHERE (lower(r.id) = ANY(%(ids)s) "
-        f"OR lower(split_part(r.id, '.', -1)) = ANY(%(classes)s)){where} LIMIT 50",
-        params,
-    )
-    return {rid: 1.0 if full else 0.5 for rid, full in cur.fetchall()}

@@ -1,0 +1,167 @@
+"""What ranking needs to know about every recipe, held in memory per catalog revision.
+
+The catalog is small (about 4,000 recipes): their vectors are 6 MB and their ranking facts (composite
+graph, popularity, republished copies, filter columns, names, term frequencies) a few more. Reading them
+once per catalog revision, instead of in half a dozen SQL statements per search, is what makes a warm
+search cost milliseconds. The database stays the source of truth: the dense and full-text legs still run
+in PostgreSQL (HNSW and ``tsvector``), and a new ``catalog_revision`` written by any ingest makes the next
+search reload the snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rewrite_assist.server.catalog.store import CatalogStore, catalog_revision
+from rewrite_assist.server.config import EMBEDDING_DIM
+from rewrite_assist.server.search.models import SearchFilters
+from rewrite_assist.server.search.priors import CANONICAL_PREFIX, RecipeFacts, class_name
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RecipeRow:
+    """One recipe's filter columns and ranking facts."""
+
+    facts: RecipeFacts
+    artifact_id: str | None
+    tags: frozenset[str]
+    license: str
+
+    def passes(self, filters: SearchFilters) -> bool:
+        """The same conditions ``legs.filter_sql`` puts into SQL, for rows ranked in memory."""
+        return (
+            (filters.module is None or self.artifact_id == filters.module)
+            and (filters.tag is None or filters.tag in self.tags)
+            and (filters.license is None or self.license == filters.license)
+            and (filters.composite is None or self.facts.is_composite == filters.composite)
+        )
+
+
+@dataclass(frozen=True)
+class RankingSnapshot:
+    """Read-only ranking data of one catalog revision for one embedding model key."""
+
+    revision: str
+    model_key: str
+    rows: dict[str, RecipeRow] = field(repr=False)
+    index: dict[str, int] = field(repr=False)  # recipe id → row of ``vectors``
+    vectors: np.ndarray = field(repr=False)  # (recipes with a vector, dim) normalized float32
+    by_lower_id: dict[str, str] = field(repr=False)
+    by_class: dict[str, tuple[str, ...]] = field(repr=False)  # lower-cased class name → ids
+    doc_freq: dict[str, int] = field(repr=False)  # full-text lexeme → number of recipes containing it
+
+    def cosines(self, ids: Sequence[str], queries: np.ndarray) -> dict[str, np.ndarray]:
+        """Cosine of each recipe in ``ids`` to every query vector; recipes without a vector get zeros."""
+        present = [rid for rid in ids if rid in self.index]
+        out = {rid: np.zeros(len(queries)) for rid in ids}
+        if present:
+            sims = self.vectors[[self.index[rid] for rid in present]] @ queries.T
+            for n, rid in enumerate(present):
+                out[rid] = sims[n].astype(np.float64)
+        return out
+
+    def same_class(self, ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        """Every recipe sharing a class name with each of ``ids`` (itself included)."""
+        return {rid: self.by_class.get(class_name(rid).lower(), ()) for rid in ids}
+
+    def passing(self, ids: Iterable[str], filters: SearchFilters) -> list[str]:
+        return [rid for rid in ids if rid in self.rows and self.rows[rid].passes(filters)]
+
+
+def snapshot_for(store: CatalogStore, meta: dict[str, str], model_key: str) -> RankingSnapshot:
+    """The snapshot of the catalog revision ``meta`` describes, loaded once per revision and model key."""
+    return store.memo(f"ranking:{model_key}", catalog_revision(meta), lambda: load_snapshot(store, meta, model_key))
+
+
+def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> RankingSnapshot:
+    started = time.perf_counter()
+    with store.db.connection() as conn, conn.cursor() as cur:
+        cur.execute(
+            "SELECT id, is_composite, used_by_count, artifact_id, tags, license, display_name, description, "
+            "ARRAY(SELECT x->>'recipe_id' FROM jsonb_array_elements(data->'recipe_list') x), "
+            "ARRAY(SELECT jsonb_array_elements_text(data->'used_by')) FROM recipes"
+        )
+        recipes = cur.fetchall()
+        cur.execute("SELECT recipe_id, embedding FROM recipe_embeddings WHERE model = %s", (model_key,))
+        embedded = cur.fetchall()
+        cur.execute("SELECT word, ndoc FROM ts_stat('SELECT search_tsv FROM recipes')")
+        doc_freq = {word: int(ndoc) for word, ndoc in cur.fetchall()}
+    copies = republished_copies((r[0], r[6], r[7]) for r in recipes)
+    rows = {
+        rid: RecipeRow(
+            facts=RecipeFacts(rid, bool(comp), int(used), tuple(children or ()), tuple(parents or ()), rid in copies),
+            artifact_id=artifact,
+            tags=frozenset(tags or ()),
+            license=lic,
+        )
+        for rid, comp, used, artifact, tags, lic, _name, _desc, children, parents in recipes
+    }
+    ids = [rid for rid, _ in embedded if rid in rows]
+    vectors = np.zeros((len(ids), EMBEDDING_DIM), dtype=np.float32)
+    for n, (_rid, vector) in enumerate(v for v in embedded if v[0] in rows):
+        vectors[n] = vector.to_numpy()
+    by_class: dict[str, list[str]] = defaultdict(list)
+    for rid in rows:
+        by_class[class_name(rid).lower()].append(rid)
+    snapshot = RankingSnapshot(
+        revision=catalog_revision(meta),
+        model_key=model_key,
+        rows=rows,
+        index={rid: n for n, rid in enumerate(ids)},
+        vectors=vectors,
+        by_lower_id={rid.lower(): rid for rid in rows},
+        by_class={k: tuple(sorted(v)) for k, v in by_class.items()},
+        doc_freq=doc_freq,
+    )
+    log.info(
+        "ranking snapshot of %d recipes (%d vectors) loaded in %.2f s",
+        len(rows),
+        len(ids),
+        time.perf_counter() - started,
+    )
+    return snapshot
+
+
+def _namespace(recipe_id: str) -> str:
+    return ".".join(recipe_id.split(".")[:2])
+
+
+def republished_copies(recipes: Iterable[tuple[str, str, str]]) -> set[str]:
+    """The ids outside ``org.openrewrite`` whose class name, or display name and description, a recipe of
+    another namespace also has (``io.quarkus`` vs ``org.apache`` vs ``org.openrewrite``).
+
+    ``recipes`` is (id, display name, description) of the whole catalog.
+    """
+    listed = list(recipes)
+    namespaces_by_class: dict[str, set[str]] = defaultdict(set)
+    namespaces_by_text: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for rid, name, description in listed:
+        namespaces_by_class[class_name(rid)].add(_namespace(rid))
+        namespaces_by_text[(name, description)].add(_namespace(rid))
+    return {
+        rid
+        for rid, name, description in listed
+        if not rid.startswith(CANONICAL_PREFIX)
+        and (len(namespaces_by_class[class_name(rid)]) > 1 or len(namespaces_by_text[(name, description)]) > 1)
+    }
+
+
+def exact_matches(snapshot: RankingSnapshot, ids: Sequence[str], classes: Sequence[str]) -> dict[str, float]:
+    """Recipes whose full id (score 1.0) or class name (0.5) was written in a query (lower-cased inputs)."""
+    found: dict[str, float] = {}
+    for lowered in classes:
+        for rid in snapshot.by_class.get(lowered, ()):
+            found[rid] = 0.5
+    for lowered in ids:
+        full = snapshot.by_lower_id.get(lowered)
+        if full is not None:
+            found[full] = 1.0
+    return found

@@ -1,0 +1,154 @@
+"""The in-memory ranking snapshot and the one-statement SQL legs behind find_recipes.
+
+The snapshot must agree with the database it was read from (filters, names, vectors, document
+frequencies) and be replaced when an ingest writes a new catalog revision; the batched SQL legs must
+give each variation exactly what a statement of its own would.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rewrite_assist.ingestion.pipeline import MODEL_KEY
+from rewrite_assist.server.search import legs
+from rewrite_assist.server.search.models import SearchFilters
+from rewrite_assist.server.search.snapshot import exact_matches, republished_copies, snapshot_for
+
+pytestmark = pytest.mark.slow
+
+QUERIES = [
+    "migrate the project from JUnit 4 to JUnit 5",
+    "replace org.junit.Test with org.junit.jupiter.api.Test",
+    "add a workflow_dispatch trigger to GitHub Actions",
+]
+
+
+@pytest.fixture(scope="module")
+def snapshot(catalog):
+    return snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
+
+
+def test_republished_copies_rule() -> None:
+    rows = [
+        ("org.openrewrite.java.migrate.jakarta.JavaxToJakarta", "Migrate", "to jakarta"),
+        ("io.quarkus.updates.core.JavaxToJakarta", "Migrate", "to jakarta"),  # same class name elsewhere
+        ("org.apache.camel.Renamed", "Same text", "same description"),
+        ("io.other.Different", "Same text", "same description"),  # same name + description elsewhere
+        ("io.other.Alone", "Alone", "unique"),
+        ("io.other.sub.Alone2", "Alone", "other description"),  # same display name only: not a copy
+    ]
+    assert republished_copies(rows) == {
+        "io.quarkus.updates.core.JavaxToJakarta",
+        "org.apache.camel.Renamed",
+        "io.other.Different",
+    }
+
+
+def test_snapshot_matches_the_catalog(catalog, snapshot) -> None:
+    quarkus = "io.quarkus.updates.core.quarkus30.JavaxPersistenceToJakartaPersistence"
+    canonical = "org.openrewrite.java.migrate.jakarta.JavaxPersistenceToJakartaPersistence"
+    assert snapshot.rows[quarkus].facts.republished_copy
+    assert not snapshot.rows[canonical].facts.republished_copy
+    assert len(snapshot.rows) == catalog.info().recipes == len(snapshot.index)
+    norms = np.linalg.norm(snapshot.vectors, axis=1)
+    assert np.allclose(norms, 1.0, atol=1e-3)
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        cur.execute(
+            "SELECT e.recipe_id, 1 - (e.embedding <=> %s) FROM recipe_embeddings e WHERE e.model = %s LIMIT 25",
+            (snapshot.vectors[0], MODEL_KEY),
+        )
+        in_sql = dict(cur.fetchall())
+        cur.execute("SELECT count(*) FROM recipes WHERE search_tsv @@ 'junit'::tsquery")
+        junit_docs = cur.fetchone()[0]
+    in_memory = snapshot.cosines(list(in_sql), snapshot.vectors[:1])
+    for rid, cosine in in_sql.items():
+        assert in_memory[rid][0] == pytest.approx(cosine, abs=1e-5)
+    assert snapshot.doc_freq["junit"] == junit_docs > 0
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        SearchFilters(module="rewrite-testing-frameworks"),
+        SearchFilters(tag="testing"),
+        SearchFilters(license="moderne", composite=True),
+        SearchFilters(composite=False),
+    ],
+)
+def test_in_memory_filters_agree_with_sql(catalog, snapshot, filters) -> None:
+    where, params = legs.filter_sql(filters)
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        cur.execute(f"SELECT r.id FROM recipes r WHERE true{where}", params)
+        in_sql = {row[0] for row in cur.fetchall()}
+    assert in_sql
+    assert set(snapshot.passing(snapshot.rows, filters)) == in_sql
+
+
+def test_exact_matches_by_id_and_class_name(snapshot) -> None:
+    ids, classes = legs.named_in("run org.openrewrite.java.ChangeMethodName, then UpgradeSpringBoot_3_0")
+    found = exact_matches(snapshot, ids, classes)
+    assert found["org.openrewrite.java.ChangeMethodName"] == 1.0
+    spring = [rid for rid in found if rid.endswith(".UpgradeSpringBoot_3_0")]
+    assert spring and all(found[rid] == 0.5 for rid in spring)
+    assert exact_matches(snapshot, *legs.named_in("nothing named here")) == {}
+
+
+def test_dense_leg_is_one_indexed_statement_that_equals_one_query_per_variation(catalog, embedder) -> None:
+    vectors = embedder.encode(QUERIES)
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        cur.execute("SET LOCAL hnsw.ef_search = 100")
+        batched = legs.dense_candidates(cur, vectors, SearchFilters(), model_key=MODEL_KEY, depth=20)
+        sql, params = legs.dense_statement(vectors, SearchFilters(), model_key=MODEL_KEY, depth=20)
+        cur.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(r[0] for r in cur.fetchall())
+        one_by_one: dict[str, set[int]] = {}
+        for n, vector in enumerate(vectors):
+            for rid, variations in legs.dense_candidates(
+                cur, vector[None, :], SearchFilters(), model_key=MODEL_KEY, depth=20
+            ).items():
+                assert variations == {0}
+                one_by_one.setdefault(rid, set()).add(n)
+    assert "recipe_embeddings_hnsw_" in plan, plan
+    assert batched == one_by_one
+    assert {n for found in batched.values() for n in found} == {0, 1, 2}
+
+
+def test_lexical_leg_batches_variations_without_mixing_them(catalog, snapshot) -> None:
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        terms = legs.lexical_terms(cur, QUERIES, snapshot.doc_freq, len(snapshot.rows), max_df=0.1)
+        batched = legs.lexical_leg(cur, terms, SearchFilters(), depth=30)
+        alone = [legs.lexical_leg(cur, [t], SearchFilters(), depth=30)[0] for t in terms]
+    assert batched == alone
+    assert all(max(scores.values()) == 1.0 for scores in batched)
+    assert "org.openrewrite.github.AddManualTrigger" in batched[2]
+    common = [lx for t in terms for lx in t.lexemes if snapshot.doc_freq[lx] > 0.1 * len(snapshot.rows)]
+    assert common == []  # terms in more than a tenth of the catalog are left to the dense leg
+
+
+def test_a_new_catalog_revision_replaces_the_snapshot(make_database, embedder) -> None:
+    from rewrite_assist.server.catalog.models import Recipe
+    from rewrite_assist.server.catalog.store import CatalogStore
+
+    store = CatalogStore(make_database("revision"))
+
+    def write(recipes: list[Recipe], changed: list[Recipe]) -> None:
+        vectors = embedder.encode([r.description for r in changed])
+        store.write_catalog(
+            recipes=recipes,
+            changed_ids={r.id for r in changed},
+            modules=[],
+            embeddings={r.id: ("h", vectors[n]) for n, r in enumerate(changed)},
+            model_key=MODEL_KEY,
+            meta={"ingested_at": "2026-11-22T00:00:00+00:00", "source": "hand-built"},  # same "second" both times
+        )
+
+    base = Recipe(id="org.example.First", display_name="First", description="Change a Maven dependency version.")
+    write([base], [base])
+    first = snapshot_for(store, store.check_ready(), MODEL_KEY)
+    assert snapshot_for(store, store.check_ready(), MODEL_KEY) is first  # same revision: reused, not reloaded
+    extra = Recipe(id="org.example.NewlyAdded", display_name="Newly added", description="A recipe added later.")
+    write([base, extra], [extra])
+    second = snapshot_for(store, store.check_ready(), MODEL_KEY)
+    assert second is not first
+    assert extra.id in second.rows and extra.id not in first.rows
