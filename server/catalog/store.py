@@ -136,13 +136,16 @@ class CatalogStore:
         rows = self.get_recipes([recipe_id])
         return rows.get(recipe_id)
 
-    def get_recipes(self, recipe_ids: Iterable[str]) -> dict[str, Recipe]:
+    def get_recipes(self, recipe_ids: Iterable[str], *, cur: Any = None) -> dict[str, Recipe]:
+        """The recipes with these ids (unknown ids are left out); on ``cur`` when the caller holds one."""
         ids = list(dict.fromkeys(recipe_ids))
         if not ids:
             return {}
-        with self.db.connection() as conn, conn.cursor() as cur:
-            cur.execute("SELECT id, data FROM recipes WHERE id = ANY(%s)", (ids,))
-            return {rid: Recipe.model_validate(data) for rid, data in cur.fetchall()}
+        if cur is None:
+            with self.db.connection() as conn, conn.cursor() as own:
+                return self.get_recipes(ids, cur=own)
+        cur.execute("SELECT id, data FROM recipes WHERE id = ANY(%s)", (ids,))
+        return {rid: Recipe.model_validate(data) for rid, data in cur.fetchall()}
 
     def all_ids(self) -> list[str]:
         if self._ids_cache is None:

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from rewrite_assist.server.catalog.models import Recipe
 from rewrite_assist.server.catalog.store import CatalogStore
 from rewrite_assist.server.embedding import Embedder
 from rewrite_assist.server.search import legs
@@ -33,6 +35,7 @@ from rewrite_assist.server.search.snapshot import RankingSnapshot, exact_matches
 log = logging.getLogger(__name__)
 
 MAX_VARIATIONS = 5
+_QUERY_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-embedding")
 DEFAULT_MIN_SCORE = 0.3
 DESCRIPTION_CHARS = 300
 
@@ -44,7 +47,7 @@ class SearchTuning:
     dense_candidates: int = 50
     lexical_candidates: int = 50
     lexical_max_df: float = 0.1  # the lexical leg skips terms found in more than this share of recipes
-    ef_search: int = 100
+    ef_search: int = 64
     softness: float = 5.0  # temperature of the soft maximum over variations; 0 = plain mean
     lexical_weight: float = 0.1
     exact_weight: float = 0.5
@@ -93,12 +96,17 @@ def normalize_queries(intent: str | Sequence[str]) -> list[str]:
     return queries
 
 
-def soft_max(values: np.ndarray, softness: float) -> float:
-    """``log(mean(exp(T·x))) / T``: the mean for T → 0, the maximum for T → ∞."""
+def soft_max_rows(matrix: np.ndarray, softness: float) -> np.ndarray:
+    """Per row, ``log(mean(exp(T·x))) / T``: the mean for T → 0, the maximum for T → ∞."""
     if softness <= 0:
-        return float(np.mean(values))
-    top = float(np.max(values))
-    return top + math.log(float(np.mean(np.exp(softness * (values - top))))) / softness
+        return np.asarray(matrix.mean(axis=1), dtype=np.float64)
+    top = matrix.max(axis=1)
+    return np.asarray(top + np.log(np.mean(np.exp(softness * (matrix - top[:, None])), axis=1)) / softness)
+
+
+def soft_max(values: np.ndarray, softness: float) -> float:
+    """``soft_max_rows`` of one vector."""
+    return float(soft_max_rows(np.asarray(values, dtype=np.float64)[None, :], softness)[0])
 
 
 @dataclass
@@ -117,23 +125,18 @@ class _Search:
     """One search call: gathers candidates from the legs, scores, expands, ranks."""
 
     def __init__(
-        self,
-        cur: Any,
-        snapshot: RankingSnapshot,
-        queries: list[str],
-        vectors: np.ndarray,
-        filters: SearchFilters,
-        tuning: SearchTuning,
+        self, cur: Any, snapshot: RankingSnapshot, queries: list[str], filters: SearchFilters, tuning: SearchTuning
     ):
-        self.cur, self.snapshot, self.queries, self.vectors = cur, snapshot, queries, vectors
+        self.cur, self.snapshot, self.queries = cur, snapshot, queries
         self.filters, self.tuning = filters, tuning
+        self.vectors = np.zeros((0, 0))
         self.candidates: dict[str, _Candidate] = {}
 
-    def gather(self) -> None:
+    def gather(self, query_vectors: Callable[[], np.ndarray]) -> None:
+        """Run the legs. Full text and exact names come first: they need no vectors, so PostgreSQL ranks
+        them while ``query_vectors()`` is still being computed in another thread; the dense leg follows."""
         t, snap = self.tuning, self.snapshot
-        found = legs.dense_candidates(
-            self.cur, self.vectors, self.filters, model_key=t.model_key, depth=t.dense_candidates
-        )
+        found: dict[str, set[int]] = {}
         lexical: dict[str, list[float]] = {}
         exact: dict[str, float] = {}
         if t.lexical_weight > 0 or (t.fusion == "rrf" and t.rrf_lexical_weight > 0):
@@ -148,9 +151,15 @@ class _Search:
                 for rid in snap.passing(named, self.filters):
                     exact[rid] = max(exact.get(rid, 0.0), named[rid])
                     found.setdefault(rid, set()).add(n)
+        self.vectors = query_vectors()
+        dense = legs.dense_candidates(
+            self.cur, self.vectors, self.filters, model_key=t.model_key, depth=t.dense_candidates
+        )
+        for rid, variations in dense.items():
+            found.setdefault(rid, set()).update(variations)
         self._add(found)
         for rid, cand in self.candidates.items():
-            cand.lexical = float(np.mean(lexical[rid])) if rid in lexical else 0.0
+            cand.lexical = sum(lexical[rid]) / len(lexical[rid]) if rid in lexical else 0.0
             cand.lexical_by_variation = np.asarray(lexical[rid]) if rid in lexical else None
             cand.exact = exact.get(rid, 0.0)
 
@@ -165,23 +174,36 @@ class _Search:
             )
         return new
 
-    def relevance(self, cand: _Candidate) -> float:
+    def prior(self, cand: _Candidate) -> float:
         t = self.tuning
-        return (
-            soft_max(cand.cosines, t.softness)
-            + t.lexical_weight * cand.lexical
-            + t.exact_weight * cand.exact
-            + prior(
-                cand.facts, copy_penalty=t.copy_penalty, fragment_penalty=t.fragment_penalty, popularity=t.popularity
-            )
+        return prior(
+            cand.facts, copy_penalty=t.copy_penalty, fragment_penalty=t.fragment_penalty, popularity=t.popularity
         )
+
+    def fused_similarity(self, ids: Sequence[str]) -> np.ndarray:
+        """The soft maximum of each candidate's cosines over the variations (one vectorized pass)."""
+        if not ids:
+            return np.zeros(0)
+        return soft_max_rows(np.stack([self.candidates[rid].cosines for rid in ids]), self.tuning.softness)
+
+    def relevance(self, ids: Sequence[str]) -> dict[str, float]:
+        """Score fusion: fused similarity + weighted full-text and exact-name evidence + the catalog prior."""
+        t = self.tuning
+        fused = self.fused_similarity(ids)
+        out = {}
+        for n, rid in enumerate(ids):
+            cand = self.candidates[rid]
+            out[rid] = (
+                float(fused[n]) + t.lexical_weight * cand.lexical + t.exact_weight * cand.exact + self.prior(cand)
+            )
+        return out
 
     def score(self) -> None:
         if self.tuning.fusion == "rrf":
             self._rrf()
             return
-        for cand in self.candidates.values():
-            cand.score = self.relevance(cand)
+        for rid, value in self.relevance(list(self.candidates)).items():
+            self.candidates[rid].score = value
 
     def _rrf(self) -> None:
         """Reciprocal Rank Fusion (1-based ranks, k = ``rrf_k``) over every leg of every variation.
@@ -197,12 +219,7 @@ class _Search:
             for rank, rid in enumerate(ranked, start=1):
                 scores[rid] += weight / (t.rrf_k + rank)
 
-        priors = {
-            rid: prior(
-                c.facts, copy_penalty=t.copy_penalty, fragment_penalty=t.fragment_penalty, popularity=t.popularity
-            )
-            for rid, c in self.candidates.items()
-        }
+        priors = {rid: self.prior(c) for rid, c in self.candidates.items()}
         for n in range(len(self.queries)):
             dense = sorted(self.candidates, key=lambda r: (-(self.candidates[r].cosines[n] + priors[r]), r))
             add(dense[: t.rrf_dense_depth] if t.rrf_dense_depth > 0 else dense, 1.0)
@@ -213,7 +230,8 @@ class _Search:
             }
             add(sorted(lexical, key=lambda r: (-lexical[r], r)), t.rrf_lexical_weight)
         if t.rrf_joint_weight > 0:
-            joint = {rid: soft_max(c.cosines, t.softness) + priors[rid] for rid, c in self.candidates.items()}
+            ids = list(self.candidates)
+            joint = {rid: float(v) + priors[rid] for rid, v in zip(ids, self.fused_similarity(ids), strict=True)}
             add(sorted(joint, key=lambda r: (-joint[r], r)), t.rrf_joint_weight)
         exact = {rid: c.exact for rid, c in self.candidates.items() if c.exact > 0}
         add(sorted(exact, key=lambda r: (-exact[r], r)), t.rrf_exact_weight)
@@ -251,8 +269,9 @@ class _Search:
                     best_source[other] = (level, rid)
         allowed = self.snapshot.passing([r for r in best_source if r not in self.candidates], self.filters)
         rrf = t.fusion == "rrf"
-        for rid in self._add({rid: set() for rid in allowed}):
-            self.candidates[rid].score = 0.0 if rrf else self.relevance(self.candidates[rid])
+        added = self._add({rid: set() for rid in allowed})
+        for rid, value in (dict.fromkeys(added, 0.0) if rrf else self.relevance(added)).items():
+            self.candidates[rid].score = value
         lift = t.rrf_expand_lift * self.candidates[sources[0]].score if rrf else t.expand_lift
         for rid, (level, source) in best_source.items():
             cand = self.candidates.get(rid)
@@ -292,21 +311,20 @@ def find_recipes(
     filters = filters or SearchFilters()
     meta = store.check_ready()
     snapshot = snapshot_for(store, meta, tuning.model_key)
-    vectors = embedder.encode(queries)  # all variations in one batch
+    pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)  # all variations in one batch, beside the SQL
 
     with store.db.connection() as conn, conn.cursor() as cur:
         cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
         if not filters.is_empty():
             cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        search = _Search(cur, snapshot, queries, vectors, filters, tuning)
-        search.gather()
+        search = _Search(cur, snapshot, queries, filters, tuning)
+        search.gather(pending.result)
         search.score()
         search.drop_weak(min_score)
         search.expand()
-
-    kept = search.candidates
-    ordered = sorted(kept, key=lambda rid: (-kept[rid].score, rid))
-    hits = _hydrate(store, ordered[:limit], kept)
+        kept = search.candidates
+        ordered = sorted(kept, key=lambda rid: (-kept[rid].score, rid))
+        hits = _hydrate(store.get_recipes(ordered[:limit], cur=cur), ordered[:limit], kept)
     hint = None
     if not hits:
         hint = (
@@ -316,10 +334,7 @@ def find_recipes(
     return SearchResult(hits=hits, total_count=len(ordered), queries=queries, hint=hint)
 
 
-def _hydrate(store: CatalogStore, ids: list[str], candidates: dict[str, _Candidate]) -> list[SearchHit]:
-    if not ids:
-        return []
-    recipes = store.get_recipes(ids)
+def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, _Candidate]) -> list[SearchHit]:
     hits = []
     for rid in (i for i in ids if i in recipes):  # a recipe deleted by a concurrent ingest is left out
         recipe, cand = recipes[rid], candidates[rid]
