@@ -3,7 +3,9 @@
     python evaluation/bench_ingest.py [--source ../shared/data/openrewrite-docs/recipes.tar.gz]
 
 Goals (2-core machine): full ingest ≤ 60 s, unchanged re-ingest ≤ 5 s, dump ≤ 30 MB. Peak memory is the
-process's maximum resident set size (model + parsed pages + vectors). Prints one JSON object.
+process's maximum resident set size (model + parsed pages + vectors). The full ingest includes loading the
+model on the configured backend (``REWRITE_ASSIST_EMBEDDING_BACKEND``), reported with its time; with ONNX on a
+fresh ``REWRITE_ASSIST_HOME`` that load includes the one-time export. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -42,8 +44,11 @@ def main() -> int:
         store = CatalogStore(Database(start_embedded(home), "embedded"))
         db_start = time.perf_counter() - started
 
+        embedder = Embedder()
         started = time.perf_counter()
-        full = ingest(store, args.source, embedder=Embedder(), progress=False)
+        embedder.load()  # on a fresh REWRITE_ASSIST_HOME this includes the one-time ONNX export
+        model_load_s = time.perf_counter() - started
+        full = ingest(store, args.source, embedder=embedder, progress=False)
         full_s = time.perf_counter() - started  # includes loading the model, as a user's first ingest does
         peak_full = peak_rss_mb()
 
@@ -58,6 +63,8 @@ def main() -> int:
         result = {
             "recipes": full.recipes,
             "embedded_db_start_s": round(db_start, 2),
+            "embedding_backend": embedder.backend_name,
+            "model_load_s": round(model_load_s, 2),
             "full_ingest_s": round(full_s, 1),
             "full_ingest_peak_rss_mb": round(peak_full),
             "full_ingest_stages_s": full.stage_seconds,

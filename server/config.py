@@ -2,7 +2,8 @@
 
 ``REWRITE_ASSIST_DATABASE_URL`` selects an external PostgreSQL; otherwise the embedded server keeps its
 data under ``REWRITE_ASSIST_HOME`` (default: the user data dir). ``REWRITE_ASSIST_MODEL`` overrides the
-embedding model (a local path or a hub name).
+embedding model (a local path or a hub name) and ``REWRITE_ASSIST_EMBEDDING_BACKEND`` how it runs (``auto``:
+ONNX Runtime when possible, else torch; ``onnx``; ``torch``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import platformdirs
 
 EMBEDDING_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 EMBEDDING_DIM = 384
+EMBEDDING_BACKENDS = ("auto", "onnx", "torch")
 
 
 def home_dir() -> Path:
@@ -30,6 +32,22 @@ def database_url() -> str | None:
 def model_setting() -> str | None:
     """An explicit embedding-model path or name, if the user set one."""
     return os.environ.get("REWRITE_ASSIST_MODEL") or None
+
+
+def embedding_backend() -> str:
+    """How to run the embedding model: ``auto`` (default), ``onnx`` or ``torch``; ValueError on anything else."""
+    value = (os.environ.get("REWRITE_ASSIST_EMBEDDING_BACKEND") or "auto").strip().lower()
+    if value not in EMBEDDING_BACKENDS:
+        raise ValueError(
+            f"REWRITE_ASSIST_EMBEDDING_BACKEND must be one of {', '.join(EMBEDDING_BACKENDS)}, "
+            f"not {os.environ.get('REWRITE_ASSIST_EMBEDDING_BACKEND')!r}."
+        )
+    return value
+
+
+def models_dir() -> Path:
+    """Where exported (ONNX) copies of the embedding model are cached."""
+    return home_dir() / "models"
 
 
 def api_token() -> str | None:

