@@ -88,7 +88,7 @@ def reference_shaped(store: Any, embedder: Any, queries: list[str], limit: int =
     return sorted(fused, key=lambda r: -fused[r])[:limit]
 
 
-def in_process(runs: int) -> dict[str, float]:
+def in_process(runs: int) -> dict[str, float | str]:
     from rewrite_assist.server.search.hybrid import find_recipes
     from rewrite_assist.server.state import AppState
 
@@ -105,6 +105,7 @@ def in_process(runs: int) -> dict[str, float]:
         reference_shaped(store, state.embedder, VARIATIONS)
         ref.append(time.perf_counter() - t)
     return {
+        "embedding_backend": state.embedder.backend_name or "?",
         "ours_5_variations_p50_ms": round(statistics.median(ours) * 1000, 1),
         "reference_shape_5_variations_p50_ms": round(statistics.median(ref) * 1000, 1),
         "speedup": round(statistics.median(ref) / statistics.median(ours), 2),

@@ -30,6 +30,7 @@ class AppState:
         self._database_factory = database_factory
         self._store: CatalogStore | None = None
         self._lock = threading.Lock()
+        self._warming = False
         self.embedder = embedder or default_embedder()
 
     def store(self) -> CatalogStore:
@@ -47,13 +48,24 @@ class AppState:
             self._store = None
 
     def warm_up(self) -> None:
-        """Load the model and open the database in the background; never blocks ``initialize``."""
+        """Load the model, open the database and read the ranking snapshot in background threads, once."""
+        with self._lock:
+            if self._warming:
+                return
+            self._warming = True
         self.embedder.warm_up()
         threading.Thread(target=self._warm_db, name="db-warm-up", daemon=True).start()
 
     def _warm_db(self) -> None:
+        from rewrite_assist.server.search.hybrid import preload
+
         try:
-            self.store().meta()
+            preload(self.store())
+        except DatabaseUnavailable as exc:
+            log.warning("catalog database not ready at start: %s", exc)
+            self.forget_connection()
+        except CatalogUnavailable as exc:  # reachable, but empty or outdated: each tool call says how to fix it
+            log.warning("catalog not ready at start: %s", exc)
         except Exception as exc:
             log.warning("catalog database not ready at start: %s", exc)
             self.forget_connection()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import Any
 
 import anyio
@@ -163,3 +164,54 @@ def test_stdio_subprocess_lists_tools_and_searches(catalog) -> None:
     assert "find_recipes" in names
     assert not result.is_error, text_of(result)
     assert any("Java17" in h["id"] or "UpgradeToJava17" in h["id"] for h in result.structured_content["hits"])
+
+
+def test_warm_up_starts_after_the_handshake_and_only_once(app_state: AppState) -> None:
+    """The lifespan no longer warms up (its threads delayed `initialize`); the first message after the
+    handshake does, once per process."""
+    from types import SimpleNamespace
+
+    from rewrite_assist.server.app import WarmUpAfterHandshake
+
+    class Recording(AppState):
+        def __init__(self) -> None:
+            super().__init__(database_factory=lambda: app_state.store().db, embedder=app_state.embedder)
+            self.seen = 0
+
+        def warm_up(self) -> None:
+            self.seen += 1
+
+    state = Recording()
+    middleware = WarmUpAfterHandshake(state)
+
+    async def answer(_ctx: Any) -> str:
+        return "ok"
+
+    async def deliver(method: str) -> Any:
+        return await middleware(SimpleNamespace(method=method), answer)
+
+    assert anyio.run(deliver, "initialize") == "ok" and state.seen == 0
+    assert anyio.run(deliver, "notifications/initialized") == "ok" and state.seen == 1
+
+    end_to_end = Recording()
+
+    async def run() -> None:
+        async with Client(create_server(end_to_end)) as client:
+            await client.call_tool("test_connection", {})
+
+    anyio.run(run)
+    assert end_to_end.seen >= 1  # through the real server's middleware chain
+
+    real = AppState(database_factory=lambda: app_state.store().db, embedder=app_state.embedder)
+    started: list[int] = []
+    done = threading.Event()
+
+    def warm_db() -> None:
+        started.append(1)
+        done.set()
+
+    real._warm_db = warm_db
+    real.warm_up()
+    real.warm_up()  # returns at once: the flag is set synchronously by the first call
+    assert done.wait(10)
+    assert started == [1]

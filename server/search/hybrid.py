@@ -6,11 +6,15 @@ gets its cosine against *every* variation, and the variations are fused with a s
 (``log mean exp``): a recipe several phrasings agree on ranks first, yet one phrasing that misses a
 recipe entirely does not sink it the way a plain mean would. Rank-based fusion (RRF, k = 60, over every leg
 of every variation) stays available as ``SearchTuning(fusion="rrf")``; on the dev set it measured worse
-(nDCG@10 0.763 at its best settings vs 0.816): it discards how close the similarities are.
+(nDCG@10 0.767 at its best settings vs 0.818): it discards how close the similarities are.
 
 Relevant recipes come in families: the recipe that does the change, the composite that includes it, its
 sub-steps, its copies in other modules. So the best few hits pull their parents, children and namesakes
 up to just below themselves (never far above their own score), which is where an agent wants to see them.
+
+Cost of one warm search: the two SQL legs (one statement each, the full-text one overlapped with the
+query embedding), one hydration query and two small catalog checks; everything else is read from the
+in-memory ranking snapshot of the catalog revision (``snapshot.py``).
 """
 
 from __future__ import annotations
@@ -112,6 +116,7 @@ def soft_max(values: np.ndarray, softness: float) -> float:
 @dataclass
 class _Candidate:
     cosines: np.ndarray
+    best: float  # the highest of ``cosines``
     facts: RecipeFacts
     lexical: float = 0.0
     lexical_by_variation: np.ndarray | None = None
@@ -170,7 +175,7 @@ class _Search:
         sims = self.snapshot.cosines(new, self.vectors)
         for rid in new:
             self.candidates[rid] = _Candidate(
-                cosines=sims[rid], facts=self.snapshot.rows[rid].facts, matched=found[rid]
+                cosines=sims[rid], best=max(sims[rid].tolist()), facts=self.snapshot.rows[rid].facts, matched=found[rid]
             )
         return new
 
@@ -245,9 +250,7 @@ class _Search:
         Runs before the expansion, so a weak match cannot bring its family in either.
         """
         self.candidates = {
-            rid: c
-            for rid, c in self.candidates.items()
-            if float(np.max(c.cosines)) >= min_score or c.lexical > 0 or c.exact > 0
+            rid: c for rid, c in self.candidates.items() if c.best >= min_score or c.lexical > 0 or c.exact > 0
         }
 
     def expand(self) -> None:
@@ -292,6 +295,12 @@ class _Search:
         }
 
 
+def preload(store: CatalogStore, tuning: SearchTuning = DEFAULT_TUNING) -> None:
+    """Read the ranking snapshot ahead of the first search (the server calls this at start, in the
+    background). Raises ``CatalogNotReady`` when there is no usable catalog yet."""
+    snapshot_for(store, store.check_ready(), tuning.model_key)
+
+
 def find_recipes(
     store: CatalogStore,
     embedder: Embedder,
@@ -309,9 +318,9 @@ def find_recipes(
     if not -1.0 <= min_score <= 1.0:
         raise QueryError(f"min_score is a cosine similarity between -1 and 1, got {min_score}.")
     filters = filters or SearchFilters()
+    pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)  # all variations in one batch, beside the SQL
     meta = store.check_ready()
     snapshot = snapshot_for(store, meta, tuning.model_key)
-    pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)  # all variations in one batch, beside the SQL
 
     with store.db.connection() as conn, conn.cursor() as cur:
         cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
@@ -352,7 +361,7 @@ def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, _
                 is_composite=recipe.is_composite,
                 sub_recipe_count=len(recipe.recipe_list),
                 options=[OptionSummary(name=o.name, required=o.required) for o in recipe.options],
-                cosine_score=round(float(np.max(cand.cosines)), 4),
+                cosine_score=round(cand.best, 4),
                 fusion_score=round(cand.score, 6),
                 matched_variations=len(cand.matched),
             )

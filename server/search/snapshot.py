@@ -90,8 +90,14 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
             "ARRAY(SELECT jsonb_array_elements_text(data->'used_by')) FROM recipes"
         )
         recipes = cur.fetchall()
-        cur.execute("SELECT recipe_id, embedding FROM recipe_embeddings WHERE model = %s", (model_key,))
-        embedded = cur.fetchall()
+        # pgvector's binary form (int16 dim, int16 unused, big-endian float4s), all rows in one bytea: parsing
+        # 4,000 vectors from text would hold the GIL for half a second while the server is starting.
+        cur.execute(
+            "SELECT array_agg(recipe_id ORDER BY recipe_id), string_agg(vector_send(embedding), ''::bytea "
+            "ORDER BY recipe_id) FROM recipe_embeddings WHERE model = %s",
+            (model_key,),
+        )
+        embedded_ids, packed = cur.fetchone()
         cur.execute("SELECT word, ndoc FROM ts_stat('SELECT search_tsv FROM recipes')")
         doc_freq = {word: int(ndoc) for word, ndoc in cur.fetchall()}
     copies = republished_copies((r[0], r[6], r[7]) for r in recipes)
@@ -104,10 +110,11 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         )
         for rid, comp, used, artifact, tags, lic, _name, _desc, children, parents in recipes
     }
-    ids = [rid for rid, _ in embedded if rid in rows]
-    vectors = np.zeros((len(ids), EMBEDDING_DIM), dtype=np.float32)
-    for n, (_rid, vector) in enumerate(v for v in embedded if v[0] in rows):
-        vectors[n] = vector.to_numpy()
+    ids = list(embedded_ids or [])
+    record = np.dtype([("dim", ">i2"), ("unused", ">i2"), ("values", ">f4", (EMBEDDING_DIM,))])
+    vectors = np.frombuffer(packed or b"", dtype=record)["values"].astype(np.float32)
+    keep = [n for n, rid in enumerate(ids) if rid in rows]  # a vector whose recipe row is gone is skipped
+    ids, vectors = [ids[n] for n in keep], vectors[keep]
     by_class: dict[str, list[str]] = defaultdict(list)
     for rid in rows:
         by_class[class_name(rid).lower()].append(rid)
