@@ -64,7 +64,7 @@ def test_snapshot_matches_the_catalog(catalog, snapshot) -> None:
     in_memory = snapshot.cosines(list(in_sql), snapshot.vectors[:1])
     for rid, cosine in in_sql.items():
         assert in_memory[rid][0] == pytest.approx(cosine, abs=1e-5)
-    assert snapshot.doc_freq["junit"] == junit_docs > 0
+    assert snapshot.doc_freq("junit") == junit_docs > 0
 
 
 @pytest.mark.parametrize(
@@ -114,18 +114,31 @@ def test_dense_leg_is_one_indexed_statement_that_equals_one_query_per_variation(
     assert {n for found in batched.values() for n in found} == {0, 1, 2}
 
 
-def test_lexical_leg_batches_variations_without_mixing_them(catalog, snapshot) -> None:
+def test_lexical_leg_equals_postgresql_ranking_each_variation(catalog, snapshot) -> None:
+    """The in-memory sums over the snapshot's postings give what PostgreSQL computes for one variation
+    directly: Σ idf · ts_rank over the recipes matching any term, with filters, best first."""
+    filters = SearchFilters(composite=False)
+    where, params = legs.filter_sql(filters)
     with catalog.db.connection() as conn, conn.cursor() as cur:
         terms = legs.lexical_terms(cur, QUERIES, snapshot.doc_freq, len(snapshot.rows), max_df=0.1)
-        batched = legs.lexical_leg(cur, terms, SearchFilters(), depth=30)
-        alone = [legs.lexical_leg(cur, [t], SearchFilters(), depth=30)[0] for t in terms]
-    # same recipes, same scores (up to the order PostgreSQL sums a recipe's terms in)
-    assert [list(scores) for scores in batched] == [list(scores) for scores in alone]
-    for mine, theirs in zip(batched, alone, strict=True):
-        assert mine == pytest.approx(theirs, rel=1e-9)
-    assert all(max(scores.values()) == 1.0 for scores in batched)
-    assert "org.openrewrite.github.AddManualTrigger" in batched[2]
-    common = [lx for t in terms for lx in t.lexemes if snapshot.doc_freq[lx] > 0.1 * len(snapshot.rows)]
+        in_memory = legs.lexical_leg(snapshot, terms, filters, depth=30)
+        for variation, got in zip(terms, in_memory, strict=True):
+            cur.execute(
+                "SELECT r.id, sum(t.idf * ts_rank(r.search_tsv, quote_literal(t.lex)::tsquery, 1)) AS s "
+                "FROM recipes r JOIN unnest(%(lex)s::text[], %(idf)s::float8[]) AS t(lex, idf) "
+                f"ON r.search_tsv @@ quote_literal(t.lex)::tsquery WHERE true{where} "
+                "GROUP BY r.id ORDER BY s DESC, r.id LIMIT 30",
+                {**params, "lex": variation.lexemes, "idf": variation.idf},
+            )
+            rows = cur.fetchall()
+            expected = {rid: float(score) / float(rows[0][1]) for rid, score in rows}
+            assert list(got) == list(expected)
+            assert got == pytest.approx(expected, rel=1e-6)
+    assert all(max(scores.values()) == 1.0 for scores in in_memory)
+    unfiltered = legs.lexical_leg(snapshot, terms, SearchFilters(), depth=30)
+    assert "org.openrewrite.github.AddManualTrigger" in unfiltered[2]
+    assert all(not snapshot.rows[rid].facts.is_composite for scores in in_memory for rid in scores)
+    common = [lx for t in terms for lx in t.lexemes if snapshot.doc_freq(lx) > 0.1 * len(snapshot.rows)]
     assert common == []  # terms in more than a tenth of the catalog are left to the dense leg
 
 

@@ -175,6 +175,7 @@ class Database:
                             f"The database has no pgvector extension and it could not be created ({exc}). "
                             "Run `CREATE EXTENSION vector` as a superuser, or use a pgvector image."
                         ) from exc
+                conn.commit()  # register_vector's type lookup opened a transaction: hand the connection out idle
                 self._registered.add(conn)
             yield conn
             conn.commit()

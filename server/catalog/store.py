@@ -86,18 +86,21 @@ class CatalogStore:
                 (str(schema.SCHEMA_VERSION),),
             )
 
-    def meta(self) -> dict[str, str]:
+    def meta(self, *, cur: Any = None) -> dict[str, str]:
         """Catalog metadata; an empty dict when the database has no catalog tables yet."""
-        with self.db.connection() as conn, conn.cursor() as cur:
-            cur.execute("SELECT to_regclass('catalog_meta') IS NOT NULL")
-            if not cur.fetchone()[0]:
-                return {}
-            cur.execute("SELECT key, value FROM catalog_meta")
-            return dict(cur.fetchall())
+        if cur is None:
+            with self.db.connection() as conn, conn.cursor() as own:
+                return self.meta(cur=own)
+        cur.execute("SELECT to_regclass('catalog_meta') IS NOT NULL")
+        if not cur.fetchone()[0]:
+            return {}
+        cur.execute("SELECT key, value FROM catalog_meta")
+        return dict(cur.fetchall())
 
-    def check_ready(self) -> dict[str, str]:
-        """Raise ``CatalogNotReady`` with the fix when the catalog cannot serve queries."""
-        meta = self.meta()
+    def check_ready(self, *, cur: Any = None) -> dict[str, str]:
+        """Raise ``CatalogNotReady`` with the fix when the catalog cannot serve queries (on ``cur`` when
+        the caller holds one)."""
+        meta = self.meta(cur=cur)
         if not meta or "ingested_at" not in meta:
             raise CatalogNotReady(
                 "The recipe catalog is empty. Build it with `rewrite-assist ingest` (takes about a minute), then retry."

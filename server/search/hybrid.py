@@ -12,9 +12,10 @@ Relevant recipes come in families: the recipe that does the change, the composit
 sub-steps, its copies in other modules. So the best few hits pull their parents, children and namesakes
 up to just below themselves (never far above their own score), which is where an agent wants to see them.
 
-Cost of one warm search: the two SQL legs (one statement each, the full-text one overlapped with the
-query embedding), one hydration query and two small catalog checks; everything else is read from the
-in-memory ranking snapshot of the catalog revision (``snapshot.py``).
+Cost of one warm search: the dense leg (one HNSW statement for all variations), the query's full-text
+lexemes (one statement, while the query embedding runs), one hydration query and two small catalog checks;
+everything else (term ranks, cosines, facts, names, filters) is read from the in-memory ranking snapshot
+of the catalog revision (``snapshot.py``).
 """
 
 from __future__ import annotations
@@ -138,15 +139,15 @@ class _Search:
         self.candidates: dict[str, _Candidate] = {}
 
     def gather(self, query_vectors: Callable[[], np.ndarray]) -> None:
-        """Run the legs. Full text and exact names come first: they need no vectors, so PostgreSQL ranks
-        them while ``query_vectors()`` is still being computed in another thread; the dense leg follows."""
+        """Run the legs. Full text and exact names come first: they need no vectors, so they run while
+        ``query_vectors()`` is still being computed in another thread; the dense leg follows."""
         t, snap = self.tuning, self.snapshot
         found: dict[str, set[int]] = {}
         lexical: dict[str, list[float]] = {}
         exact: dict[str, float] = {}
         if t.lexical_weight > 0 or (t.fusion == "rrf" and t.rrf_lexical_weight > 0):
             terms = legs.lexical_terms(self.cur, self.queries, snap.doc_freq, len(snap.rows), max_df=t.lexical_max_df)
-            for n, scores in enumerate(legs.lexical_leg(self.cur, terms, self.filters, depth=t.lexical_candidates)):
+            for n, scores in enumerate(legs.lexical_leg(snap, terms, self.filters, depth=t.lexical_candidates)):
                 for rid, s in scores.items():
                     lexical.setdefault(rid, [0.0] * len(self.queries))[n] = s
                     found.setdefault(rid, set()).add(n)
@@ -319,10 +320,8 @@ def find_recipes(
         raise QueryError(f"min_score is a cosine similarity between -1 and 1, got {min_score}.")
     filters = filters or SearchFilters()
     pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)  # all variations in one batch, beside the SQL
-    meta = store.check_ready()
-    snapshot = snapshot_for(store, meta, tuning.model_key)
-
     with store.db.connection() as conn, conn.cursor() as cur:
+        snapshot = snapshot_for(store, store.check_ready(cur=cur), tuning.model_key)
         cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
         if not filters.is_empty():
             cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
