@@ -111,11 +111,12 @@ def run_system(system: System, cases: Sequence[RetrievalCase], *, mode: Mode, li
 
 
 def our_system(store: CatalogStore, embedder: Embedder, **overrides: Any) -> System:
-    """``find_recipes`` with its defaults, or with ``overrides`` (``min_score``, ``tuning``) for experiments."""
-    from rewrite_assist.server.search.hybrid import DEFAULT_MIN_SCORE, DEFAULT_TUNING, find_recipes
+    """``find_recipes`` as configured (``REWRITE_ASSIST_FUSION`` included), or with ``overrides``
+    (``min_score``, ``tuning``) for experiments."""
+    from rewrite_assist.server.search.hybrid import DEFAULT_MIN_SCORE, configured_tuning, find_recipes
 
     min_score = overrides.get("min_score", DEFAULT_MIN_SCORE)
-    tuning = overrides.get("tuning", DEFAULT_TUNING)
+    tuning = overrides.get("tuning") or configured_tuning()
 
     def search(queries: list[str], limit: int) -> list[str]:
         result = find_recipes(store, embedder, queries, limit=limit, min_score=min_score, tuning=tuning)

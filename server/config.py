@@ -3,7 +3,8 @@
 ``REWRITE_ASSIST_DATABASE_URL`` selects an external PostgreSQL; otherwise the embedded server keeps its
 data under ``REWRITE_ASSIST_HOME`` (default: the user data dir). ``REWRITE_ASSIST_MODEL`` overrides the
 embedding model (a local path or a hub name) and ``REWRITE_ASSIST_EMBEDDING_BACKEND`` how it runs (``auto``:
-ONNX Runtime when possible, else torch; ``onnx``; ``torch``).
+ONNX Runtime when possible, else torch; ``onnx``; ``torch``). ``REWRITE_ASSIST_FUSION`` picks how
+``find_recipes`` fuses query variations and legs (``score``, the measured default, or ``rrf``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import platformdirs
 EMBEDDING_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 EMBEDDING_DIM = 384
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch")
+FUSIONS = ("score", "rrf")
 
 
 def home_dir() -> Path:
@@ -53,3 +55,12 @@ def models_dir() -> Path:
 def api_token() -> str | None:
     """Bearer token required by the HTTP transport, if set."""
     return os.environ.get("REWRITE_ASSIST_TOKEN") or None
+
+
+def fusion() -> str:
+    """How find_recipes fuses variations and legs: ``score`` (default) or ``rrf``; ValueError otherwise."""
+    value = (os.environ.get("REWRITE_ASSIST_FUSION") or "score").strip().lower()
+    if value not in FUSIONS:
+        given = os.environ.get("REWRITE_ASSIST_FUSION")
+        raise ValueError(f"REWRITE_ASSIST_FUSION must be one of {', '.join(FUSIONS)}, not {given!r}.")
+    return value

@@ -5,8 +5,9 @@ Agents send 2-5 phrasings of one intent. Each leg gathers candidates (``legs.py`
 gets its cosine against *every* variation, and the variations are fused with a soft maximum
 (``log mean exp``): a recipe several phrasings agree on ranks first, yet one phrasing that misses a
 recipe entirely does not sink it the way a plain mean would. Rank-based fusion (RRF, k = 60, over every leg
-of every variation) stays available as ``SearchTuning(fusion="rrf")``; on the dev set it measured worse
-(nDCG@10 0.767 at its best settings vs 0.818): it discards how close the similarities are.
+of every variation) is one setting away (``REWRITE_ASSIST_FUSION=rrf``, or ``SearchTuning(fusion="rrf")``);
+on the dev set it measured worse (nDCG@10 0.767 at its best settings vs 0.818): it discards how close the
+similarities are.
 
 Relevant recipes come in families: the recipe that does the change, the composite that includes it, its
 sub-steps, its copies in other modules. So the best few hits pull their parents, children and namesakes
@@ -20,6 +21,7 @@ of the catalog revision (``snapshot.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 from collections.abc import Callable, Sequence
@@ -29,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from rewrite_assist.server import config
 from rewrite_assist.server.catalog.models import Recipe
 from rewrite_assist.server.catalog.store import CatalogStore
 from rewrite_assist.server.embedding import Embedder
@@ -296,6 +299,15 @@ class _Search:
         }
 
 
+def configured_tuning() -> SearchTuning:
+    """``DEFAULT_TUNING`` with the fusion ``REWRITE_ASSIST_FUSION`` asks for (``score`` unless set)."""
+    try:
+        fusion = config.fusion()
+    except ValueError as exc:
+        raise QueryError(f"The server is misconfigured: {exc}") from exc
+    return DEFAULT_TUNING if fusion == DEFAULT_TUNING.fusion else dataclasses.replace(DEFAULT_TUNING, fusion=fusion)
+
+
 def preload(store: CatalogStore, tuning: SearchTuning = DEFAULT_TUNING) -> None:
     """Read the ranking snapshot ahead of the first search (the server calls this at start, in the
     background). Raises ``CatalogNotReady`` when there is no usable catalog yet."""
@@ -310,9 +322,13 @@ def find_recipes(
     limit: int = 5,
     min_score: float = DEFAULT_MIN_SCORE,
     filters: SearchFilters | None = None,
-    tuning: SearchTuning = DEFAULT_TUNING,
+    tuning: SearchTuning | None = None,
 ) -> SearchResult:
-    """Search the catalog for recipes implementing ``intent`` (one query or 2–5 variations)."""
+    """Search the catalog for recipes implementing ``intent`` (one query or 2–5 variations).
+
+    ``tuning`` defaults to ``configured_tuning()``: the measured defaults, with the fusion the server is
+    configured for."""
+    tuning = tuning or configured_tuning()
     queries = normalize_queries(intent)
     if not 1 <= limit <= 50:
         raise QueryError(f"limit must be between 1 and 50, got {limit}.")

@@ -14,7 +14,6 @@ from rewrite_assist.server.security import check_path
 from rewrite_assist.server.state import tool_errors
 from rewrite_assist.server.tools.context import get_state
 from rewrite_assist.server.validation.inputs import RecipeInputError, load_recipe_arg
-from rewrite_assist.server.validation.lint import lint_recipe
 from rewrite_assist.server.validation.models import LintReport
 
 DESCRIPTION = """Check an OpenRewrite recipe YAML (rewrite.yml format) without running it.
@@ -34,6 +33,8 @@ def lint_recipe_tool(
         str | None, Field(description="the recipe that will run (optional when the file declares one)")
     ] = None,
 ) -> LintReport:
+    from rewrite_assist.server.validation.lint import lint_recipe  # on first use: keeps the server's start fast
+
     state = get_state(ctx)
     try:
         _, text = load_recipe_arg(recipe, check_path=check_path)

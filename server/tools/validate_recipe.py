@@ -2,6 +2,8 @@
 
 The build runs in a worker thread; progress goes to the client at each step, and a cancelled request
 stops the build (its whole process group) and still removes the temporary copy before returning.
+The runner is imported on first use: the server's start (and its ``initialize`` answer) need only the
+tool's signature.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from rewrite_assist.server.state import tool_errors
 from rewrite_assist.server.tools.context import get_state
 from rewrite_assist.server.validation.inputs import RecipeInputError, load_recipe_arg
 from rewrite_assist.server.validation.models import ValidationResult
-from rewrite_assist.server.validation.runner import ValidationFailed, ValidationRequest, validate_recipe
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,8 @@ async def validate_recipe_tool(
         Field(description="directory for recipe.diff, stats.json and run.log (default: a new one)"),
     ] = None,
 ) -> ValidationResult:
+    from rewrite_assist.server.validation.runner import ValidationFailed, ValidationRequest, validate_recipe
+
     state = get_state(ctx)
     try:
         _, recipe_text = load_recipe_arg(recipe, check_path=check_path)
