@@ -142,6 +142,31 @@ def test_lexical_leg_equals_postgresql_ranking_each_variation(catalog, snapshot)
     assert common == []  # terms in more than a tenth of the catalog are left to the dense leg
 
 
+def test_parse_tsquery_splits_wanted_and_excluded_lexemes() -> None:
+    wanted, excluded = legs.parse_tsquery("'migrat' & 'junit' & '4' & 'junit' & !'vintag' | 'o''brien' <-> 'x'")
+    assert wanted == ["migrat", "junit", "4", "o'brien", "x"]
+    assert excluded == ["vintag"]
+    assert legs.parse_tsquery("") == ([], [])
+
+
+def test_websearch_syntax_in_the_full_text_leg(catalog, snapshot) -> None:
+    """``-word`` excludes recipes containing it from the full-text matches (it used to count as a match);
+    ``or`` is not a search term."""
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        plain, negated = legs.lexical_terms(
+            cur,
+            ["setup-java distribution temurin", "setup-java distribution -temurin or semeru"],
+            snapshot.doc_freq,
+            len(snapshot.rows),
+        )
+        with_word, without_word = legs.lexical_leg(snapshot, [plain, negated], SearchFilters(), depth=50)
+    assert "temurin" in plain.lexemes and negated.excluded == ["temurin"] and "temurin" not in negated.lexemes
+    assert "or" not in negated.lexemes and "semeru" in negated.lexemes
+    containing = set(snapshot.recipe_ids[n] for n in snapshot.postings["temurin"][0])
+    assert containing & set(with_word)
+    assert not containing & set(without_word)
+
+
 def test_a_new_catalog_revision_replaces_the_snapshot(make_database, embedder) -> None:
     from rewrite_assist.server.catalog.models import Recipe
     from rewrite_assist.server.catalog.store import CatalogStore

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -85,29 +85,49 @@ def dense_candidates(
 # ----------------------------------------------------------------------------------------------- lexical
 @dataclass(frozen=True)
 class LexicalTerms:
-    """The query's lexemes (stemmed as the catalog's ``search_tsv`` is) with their IDF weights."""
+    """The query's lexemes (stemmed as the catalog's ``search_tsv`` is) with their IDF weights, and the
+    lexemes it excludes (``-word``)."""
 
     lexemes: list[str]
     idf: list[float]
+    excluded: list[str] = field(default_factory=list)
+
+
+_TSQUERY_LEXEME = re.compile(r"(!?)'((?:[^']|'')*)'")
+
+
+def parse_tsquery(text: str) -> tuple[list[str], list[str]]:
+    """The lexemes of a tsquery's text form, split into wanted and excluded (``!'word'``).
+
+    The query's AND/OR/phrase structure is dropped on purpose: the leg scores every wanted lexeme on its
+    own (an AND of a natural-language intent's words matches almost nothing).
+    """
+    wanted: dict[str, None] = {}
+    excluded: dict[str, None] = {}
+    for negated, quoted in _TSQUERY_LEXEME.findall(text):
+        (excluded if negated else wanted)[quoted.replace("''", "'")] = None
+    return [lx for lx in wanted if lx not in excluded], list(excluded)
 
 
 def lexical_terms(
     cur: Any, texts: Sequence[str], doc_freq: Callable[[str], int], total: int, *, max_df: float = 1.0
 ) -> list[LexicalTerms]:
-    """Lexemes of every variation (PostgreSQL's own stemming, one round trip) with their BM25-style IDF
-    from the catalog's document frequencies. Lexemes no recipe contains are dropped, and so are those in
-    more than ``max_df`` of all recipes ("migrate", "replace"): they carry little weight and mostly add
-    noise (measured on the dev set)."""
+    """Lexemes of every variation, parsed by PostgreSQL's ``websearch_to_tsquery`` (its stemming, and web
+    search syntax: ``-word`` excludes, ``or`` and quotes are accepted) in one round trip, with their
+    BM25-style IDF from the catalog's document frequencies. Lexemes no recipe contains are dropped, and so
+    are those in more than ``max_df`` of all recipes ("migrate", "replace"): they carry little weight and
+    mostly add noise (measured on the dev set)."""
     cur.execute(
-        "SELECT n, array(SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', t)))) "
-        "FROM unnest(%s::text[]) WITH ORDINALITY AS q(t, n) ORDER BY n",
+        "SELECT n, websearch_to_tsquery('english', t)::text FROM unnest(%s::text[]) WITH ORDINALITY AS q(t, n) "
+        "ORDER BY n",
         (list(texts),),
     )
     out = []
-    for _n, lexemes in cur.fetchall():
-        kept = sorted(lx for lx in lexemes if "'" not in lx and "\\" not in lx and 0 < doc_freq(lx) <= max_df * total)
+    for _n, query in cur.fetchall():
+        wanted, excluded = parse_tsquery(query)
+        kept = sorted(lx for lx in wanted if "'" not in lx and "\\" not in lx and 0 < doc_freq(lx) <= max_df * total)
         idf = [math.log(1 + (total - doc_freq(lx) + 0.5) / (doc_freq(lx) + 0.5)) for lx in kept]
-        out.append(LexicalTerms(kept, idf))
+        out.append(LexicalTerms(kept, idf, [lx for lx in excluded if doc_freq(lx) > 0]))
     return out
 
 
@@ -129,6 +149,8 @@ def lexical_leg(
         for lexeme, idf in zip(variation.lexemes, variation.idf, strict=True):
             numbers, ranks = snapshot.postings[lexeme]
             scores[numbers] += idf * ranks
+        for lexeme in variation.excluded:  # ``-word``: recipes containing it are no full-text match
+            scores[snapshot.postings[lexeme][0]] = 0.0
         matched = np.flatnonzero(scores)
         if allowed is not None:
             matched = matched[allowed[matched]]

@@ -21,7 +21,8 @@ Send ONE intent as 2-5 variations of the same change in a list (reworded; genera
 file/text manipulation): every candidate is scored against every variation and the similarities are fused
 (soft maximum; Reciprocal Rank Fusion, k = 60, when the server runs with REWRITE_ASSIST_FUSION=rrf), so
 recipes several phrasings agree on rank first. Retrieval is hybrid: embeddings
-(all-MiniLM-L6-v2), full-text search, and exact matches of recipe ids or class names written in the query;
+(all-MiniLM-L6-v2), full-text search (web-search syntax: `-word` keeps recipes containing the word out of
+the full-text matches), and exact matches of recipe ids or class names written in the query;
 the best hits pull in their parent composites, sub-recipes and copies in other modules.
 `min_score` (default {DEFAULT_MIN_SCORE}, measured on the retrieval dev set) drops weak embedding matches;
 it never drops a recipe found by full text or by exact id. Filters: module (artifact id such as
