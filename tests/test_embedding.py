@@ -201,8 +201,13 @@ def test_auto_falls_back_to_torch_when_the_export_is_refused(
     cached = _only_export(rewrite_home)
     _fresh_home_with(tmp_path, monkeypatch, cached.name, b"not an onnx model")
 
+    attempts: list[int] = []
+
     def refused(*args: Any, **kwargs: Any) -> float:
-        raise OnnxNotApplicable("the ONNX export does not reproduce the torch vectors (min cosine 0.98 < 0.9999)")
+        attempts.append(1)
+        raise OnnxNotApplicable(
+            "the ONNX export does not reproduce the torch vectors (min cosine 0.98 < 0.9999)", permanent=True
+        )
 
     monkeypatch.setattr(onnx_backend, "export_in_subprocess", refused)
     with caplog.at_level(logging.INFO, logger="rewrite_assist.server.embedding"):
@@ -210,11 +215,33 @@ def test_auto_falls_back_to_torch_when_the_export_is_refused(
         assert model.load().name == "torch"
     assert "embedding with torch instead of ONNX Runtime: the ONNX export does not reproduce" in caplog.text
     assert "unusable" in caplog.text
-    assert list((tmp_path / "models").iterdir()) == []  # the bad file removed
+    marker = onnx_backend.refusal_file(tmp_path / "models" / cached.name)
+    assert list((tmp_path / "models").iterdir()) == [marker]  # the bad file removed, the verdict kept
     assert model.encode(["migrate to junit 5"]).shape == (1, config.EMBEDDING_DIM)
+    assert Embedder().load().name == "torch" and attempts == [1]  # the next start does not export again
     monkeypatch.setenv("REWRITE_ASSIST_EMBEDDING_BACKEND", "onnx")
+    with pytest.raises(EmbeddingModelError, match=r"an earlier export was refused \(the ONNX export does not"):
+        Embedder().encode(["x"])
+    marker.unlink()  # deleting the verdict retries
     with pytest.raises(EmbeddingModelError, match="does not reproduce the torch vectors"):
         Embedder().encode(["x"])
+    assert attempts == [1, 1]
+
+
+def test_a_failed_export_is_tried_again(embedder: Embedder, rewrite_home: Path, tmp_path: Path, monkeypatch) -> None:
+    """A crash or timeout says nothing about the model: unlike a refusal, it is not remembered."""
+    _fresh_home_with(tmp_path, monkeypatch, "unrelated.txt", b"")
+    attempts: list[int] = []
+
+    def crashed(*args: Any, **kwargs: Any) -> float:
+        attempts.append(1)
+        raise OnnxNotApplicable("the export did not finish in 600 s")
+
+    monkeypatch.setattr(onnx_backend, "export_in_subprocess", crashed)
+    assert Embedder().load().name == "torch"
+    assert Embedder().load().name == "torch"
+    assert attempts == [1, 1]
+    assert not list((tmp_path / "models").glob("*.refused"))
 
 
 def test_verification_catches_a_drifting_export(embedder: Embedder, torch_embedder: Embedder, monkeypatch) -> None:

@@ -52,12 +52,17 @@ def load_backend(model_path: str, mode: str) -> Backend:
     if cached is not None:
         log.info("embedding with ONNX Runtime, export cached at %s", cache)
         return cached
+    refused = onnx_backend.remembered_refusal(cache)
+    if refused is not None:
+        return _without_onnx(refused, mode, model_path)
     log.info("exporting the embedding model to ONNX (once per model, about 10 s): %s", cache)
     started = time.perf_counter()
     try:
         cosine = onnx_backend.export_in_subprocess(model_dir, digest, cache)
         backend = onnx_backend.OnnxBackend(cache, model_dir, expected_fingerprint=digest)
     except OnnxNotApplicable as exc:
+        if exc.permanent:
+            onnx_backend.remember_refusal(cache, exc)
         return _without_onnx(exc, mode, model_path)
     except Exception as exc:  # the new file does not load
         return _without_onnx(OnnxNotApplicable(f"the export at {cache} is unusable: {exc}"), mode, model_path)

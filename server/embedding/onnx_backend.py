@@ -58,11 +58,35 @@ _META_LOWER = "rewrite_assist.do_lower_case"
 
 class OnnxNotApplicable(Exception):
     """ONNX Runtime cannot run this model here; the message says why. ``expected`` marks a deliberate setup
-    (a hub name instead of a local directory) that needs no warning."""
+    (a hub name instead of a local directory) that needs no warning; ``permanent`` a verdict on the model
+    itself (the exporter refused it), which will not change by trying again."""
 
-    def __init__(self, reason: str, *, expected: bool = False) -> None:
+    def __init__(self, reason: str, *, expected: bool = False, permanent: bool = False) -> None:
         super().__init__(reason)
         self.expected = expected
+        self.permanent = permanent
+
+
+def refusal_file(cache: Path) -> Path:
+    """Where a refused export of the model ``cache`` would hold is remembered, with the reason."""
+    return cache.with_suffix(".refused")
+
+
+def remembered_refusal(cache: Path) -> OnnxNotApplicable | None:
+    """The earlier refusal of this model's export, so ``auto`` does not spend seconds re-exporting it at
+    every start; deleting the file (or changing the model files, hence the name) retries."""
+    marker = refusal_file(cache)
+    try:
+        reason = marker.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return OnnxNotApplicable(f"an earlier export was refused ({reason}); delete {marker} to try again")
+
+
+def remember_refusal(cache: Path, reason: OnnxNotApplicable) -> None:
+    with contextlib.suppress(OSError):
+        refusal_file(cache).parent.mkdir(parents=True, exist_ok=True)
+        refusal_file(cache).write_text(str(reason) + "\n", encoding="utf-8")
 
 
 def cpu_count() -> int:
@@ -251,4 +275,4 @@ def export_in_subprocess(model_dir: Path, digest: str, dest: Path) -> float:
     if done.returncode == 0 and result.get("ok"):
         return float(result["min_cosine"])
     reason = result.get("reason") or " / ".join(done.stderr.strip().splitlines()[-3:]) or f"exit {done.returncode}"
-    raise OnnxNotApplicable(str(reason))
+    raise OnnxNotApplicable(str(reason), permanent=done.returncode == 3)  # 3: the exporter refused the model
