@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from mcp.server.mcpserver.exceptions import ToolError
 
 from rewrite_assist.server.catalog.db import Database, DatabaseUnavailable
-from rewrite_assist.server.catalog.store import CatalogStore
+from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
 from rewrite_assist.server.embedding import Embedder, default_embedder
 from rewrite_assist.server.errors import CatalogUnavailable
 
@@ -61,10 +61,7 @@ class AppState:
 
         try:
             preload(self.store())
-        except DatabaseUnavailable as exc:
-            log.warning("catalog database not ready at start: %s", exc)
-            self.forget_connection()
-        except CatalogUnavailable as exc:  # reachable, but empty or outdated: each tool call says how to fix it
+        except CatalogNotReady as exc:  # reachable, but empty or outdated: each tool call says how to fix it
             log.warning("catalog not ready at start: %s", exc)
         except Exception as exc:
             log.warning("catalog database not ready at start: %s", exc)

@@ -194,6 +194,16 @@ class Database:
             if broken:
                 self.reset()
 
+    @contextlib.contextmanager
+    def cursor(self, reuse: Any = None) -> Iterator[Any]:
+        """``reuse`` when the caller already holds a cursor (one transaction for several reads), else a
+        cursor on a pooled connection, committed as :meth:`connection` does."""
+        if reuse is not None:
+            yield reuse
+            return
+        with self.connection() as conn, conn.cursor() as cur:
+            yield cur
+
     def reset(self) -> None:
         """Close every pooled connection; the next call opens fresh ones."""
         with self._lock:

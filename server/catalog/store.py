@@ -88,14 +88,12 @@ class CatalogStore:
 
     def meta(self, *, cur: Any = None) -> dict[str, str]:
         """Catalog metadata; an empty dict when the database has no catalog tables yet."""
-        if cur is None:
-            with self.db.connection() as conn, conn.cursor() as own:
-                return self.meta(cur=own)
-        cur.execute("SELECT to_regclass('catalog_meta') IS NOT NULL")
-        if not cur.fetchone()[0]:
-            return {}
-        cur.execute("SELECT key, value FROM catalog_meta")
-        return dict(cur.fetchall())
+        with self.db.cursor(cur) as c:
+            c.execute("SELECT to_regclass('catalog_meta') IS NOT NULL")
+            if not c.fetchone()[0]:
+                return {}
+            c.execute("SELECT key, value FROM catalog_meta")
+            return dict(c.fetchall())
 
     def check_ready(self, *, cur: Any = None) -> dict[str, str]:
         """Raise ``CatalogNotReady`` with the fix when the catalog cannot serve queries (on ``cur`` when
@@ -144,11 +142,9 @@ class CatalogStore:
         ids = list(dict.fromkeys(recipe_ids))
         if not ids:
             return {}
-        if cur is None:
-            with self.db.connection() as conn, conn.cursor() as own:
-                return self.get_recipes(ids, cur=own)
-        cur.execute("SELECT id, data FROM recipes WHERE id = ANY(%s)", (ids,))
-        return {rid: Recipe.model_validate(data) for rid, data in cur.fetchall()}
+        with self.db.cursor(cur) as c:
+            c.execute("SELECT id, data FROM recipes WHERE id = ANY(%s)", (ids,))
+            return {rid: Recipe.model_validate(data) for rid, data in c.fetchall()}
 
     def all_ids(self) -> list[str]:
         if self._ids_cache is None:

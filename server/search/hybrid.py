@@ -71,7 +71,6 @@ class SearchTuning:
     rrf_k: int = 60
     rrf_lexical_weight: float = 0.25
     rrf_exact_weight: float = 1.0
-    rrf_dense_depth: int = 0  # in RRF mode: each variation's dense list is its top N of the pool (0 = all)
     rrf_joint_weight: float = 1.0  # an extra list ranking by all variations' similarities together (soft max)
     rrf_expand_lift: float = 0.5  # in RRF mode: the most a neighbour rises, as a share of the top score
     model_key: str = "all-MiniLM-L6-v2"
@@ -122,12 +121,15 @@ class _Candidate:
     cosines: np.ndarray
     best: float  # the highest of ``cosines``
     facts: RecipeFacts
-    lexical: float = 0.0
-    lexical_by_variation: np.ndarray | None = None
+    lexical_by_variation: np.ndarray | None = None  # the full-text score per variation, if any matched
     exact: float = 0.0
     matched: set[int] = field(default_factory=set)
     score: float = 0.0
-    expanded_from: str | None = None
+
+    @property
+    def lexical(self) -> float:
+        """The full-text score averaged over the variations (0 without a full-text match)."""
+        return 0.0 if self.lexical_by_variation is None else float(self.lexical_by_variation.mean())
 
 
 class _Search:
@@ -168,7 +170,6 @@ class _Search:
             found.setdefault(rid, set()).update(variations)
         self._add(found)
         for rid, cand in self.candidates.items():
-            cand.lexical = sum(lexical[rid]) / len(lexical[rid]) if rid in lexical else 0.0
             cand.lexical_by_variation = np.asarray(lexical[rid]) if rid in lexical else None
             cand.exact = exact.get(rid, 0.0)
 
@@ -230,8 +231,7 @@ class _Search:
 
         priors = {rid: self.prior(c) for rid, c in self.candidates.items()}
         for n in range(len(self.queries)):
-            dense = sorted(self.candidates, key=lambda r: (-(self.candidates[r].cosines[n] + priors[r]), r))
-            add(dense[: t.rrf_dense_depth] if t.rrf_dense_depth > 0 else dense, 1.0)
+            add(sorted(self.candidates, key=lambda r: (-(self.candidates[r].cosines[n] + priors[r]), r)), 1.0)
             lexical = {
                 rid: float(c.lexical_by_variation[n])
                 for rid, c in self.candidates.items()
@@ -268,26 +268,22 @@ class _Search:
         if t.expand_top <= 0 or t.expand_pull <= 0 or not self.candidates:
             return
         sources = sorted(self.candidates, key=lambda r: (-self.candidates[r].score, r))[: t.expand_top]
-        best_source: dict[str, tuple[float, str]] = {}
+        best_level: dict[str, float] = {}  # neighbour → the score of the best hit it neighbours
         for rid, neighbours in self._neighbours(sources).items():
             level = self.candidates[rid].score
             for other in neighbours - {rid}:
-                if level > best_source.get(other, (-math.inf, ""))[0]:
-                    best_source[other] = (level, rid)
-        allowed = self.snapshot.passing([r for r in best_source if r not in self.candidates], self.filters)
+                best_level[other] = max(best_level.get(other, -math.inf), level)
+        allowed = self.snapshot.passing([r for r in best_level if r not in self.candidates], self.filters)
         rrf = t.fusion == "rrf"
         added = self._add({rid: set() for rid in allowed})
         for rid, value in (dict.fromkeys(added, 0.0) if rrf else self.relevance(added)).items():
             self.candidates[rid].score = value
         lift = t.rrf_expand_lift * self.candidates[sources[0]].score if rrf else t.expand_lift
-        for rid, (level, source) in best_source.items():
+        for rid, level in best_level.items():
             cand = self.candidates.get(rid)
             if cand is None:
                 continue
-            target = min(cand.score + t.expand_pull * (level - cand.score), cand.score + lift)
-            if target > cand.score:
-                cand.score = target
-                cand.expanded_from = source
+            cand.score = max(cand.score, min(cand.score + t.expand_pull * (level - cand.score), cand.score + lift))
 
     def _neighbours(self, sources: list[str]) -> dict[str, set[str]]:
         same_class = self.snapshot.same_class(sources)

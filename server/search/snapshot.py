@@ -3,9 +3,9 @@
 The catalog is small (about 4,000 recipes): their vectors are 6 MB and their ranking facts (composite
 graph, popularity, republished copies, filter columns, names, term frequencies) a few more. Reading them
 once per catalog revision, instead of in half a dozen SQL statements per search, is what makes a warm
-search cost milliseconds. The database stays the source of truth: the dense and full-text legs still run
-in PostgreSQL (HNSW and ``tsvector``), and a new ``catalog_revision`` written by any ingest makes the next
-search reload the snapshot.
+search cost milliseconds. The database stays the source of truth: the dense leg still runs in PostgreSQL
+(HNSW), the full-text ranks are PostgreSQL's own ``ts_rank`` values, and a new ``catalog_revision``
+written by any ingest makes the next search reload the snapshot.
 """
 
 from __future__ import annotations
@@ -52,11 +52,13 @@ class RankingSnapshot:
     revision: str
     model_key: str
     rows: dict[str, RecipeRow] = field(repr=False)
-    index: dict[str, int] = field(repr=False)  # recipe id → row of ``vectors``
-    vectors: np.ndarray = field(repr=False)  # (recipes with a vector, dim) normalized float32
+    # Every recipe is numbered by its position in ``recipe_ids`` (sorted by id); ``vectors`` and ``postings``
+    # use that numbering.
+    recipe_ids: tuple[str, ...] = field(repr=False)
+    index: dict[str, int] = field(repr=False)  # recipe id → its number
+    vectors: np.ndarray = field(repr=False)  # (recipes, dim) normalized float32; zeros for a recipe without one
     by_lower_id: dict[str, str] = field(repr=False)
     by_class: dict[str, tuple[str, ...]] = field(repr=False)  # lower-cased class name → ids
-    recipe_ids: tuple[str, ...] = field(repr=False)  # every recipe, by id: the numbering ``postings`` uses
     # full-text lexeme → (numbers of the recipes containing it, PostgreSQL's ts_rank of it in each)
     postings: dict[str, tuple[np.ndarray, np.ndarray]] = field(repr=False)
 
@@ -66,14 +68,10 @@ class RankingSnapshot:
         return 0 if found is None else len(found[0])
 
     def cosines(self, ids: Sequence[str], queries: np.ndarray) -> dict[str, np.ndarray]:
-        """Cosine of each recipe in ``ids`` to every query vector; recipes without a vector get zeros."""
-        present = [rid for rid in ids if rid in self.index]
-        out = {rid: np.zeros(len(queries)) for rid in ids}
-        if present:
-            sims = self.vectors[[self.index[rid] for rid in present]] @ queries.T
-            for n, rid in enumerate(present):
-                out[rid] = sims[n].astype(np.float64)
-        return out
+        """Cosine of each recipe in ``ids`` (all in this snapshot) to every query vector; a recipe without a
+        vector gets zeros."""
+        sims = (self.vectors[[self.index[rid] for rid in ids]] @ queries.T).astype(np.float64)
+        return {rid: sims[n] for n, rid in enumerate(ids)}
 
     def same_class(self, ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
         """Every recipe sharing a class name with each of ``ids`` (itself included)."""
@@ -135,11 +133,14 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         )
         for rid, comp, used, artifact, tags, lic, _name, _desc, children, parents in recipes
     }
-    ids = list(embedded_ids or [])
+    recipe_ids = tuple(rows)
+    index = {rid: n for n, rid in enumerate(recipe_ids)}
     record = np.dtype([("dim", ">i2"), ("unused", ">i2"), ("values", ">f4", (EMBEDDING_DIM,))])
-    vectors = np.frombuffer(packed or b"", dtype=record)["values"].astype(np.float32)
-    keep = [n for n, rid in enumerate(ids) if rid in rows]  # a vector whose recipe row is gone is skipped
-    ids, vectors = [ids[n] for n in keep], vectors[keep]
+    stored = np.frombuffer(packed or b"", dtype=record)["values"]
+    vectors = np.zeros((len(recipe_ids), EMBEDDING_DIM), dtype=np.float32)
+    placed = [(index[rid], n) for n, rid in enumerate(embedded_ids or []) if rid in index]
+    if placed:
+        vectors[[p[0] for p in placed]] = stored[[p[1] for p in placed]]
     by_class: dict[str, list[str]] = defaultdict(list)
     for rid in rows:
         by_class[class_name(rid).lower()].append(rid)
@@ -147,17 +148,17 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         revision=catalog_revision(meta),
         model_key=model_key,
         rows=rows,
-        index={rid: n for n, rid in enumerate(ids)},
+        recipe_ids=recipe_ids,
+        index=index,
         vectors=vectors,
         by_lower_id={rid.lower(): rid for rid in rows},
         by_class={k: tuple(sorted(v)) for k, v in by_class.items()},
-        recipe_ids=tuple(r[0] for r in recipes),
         postings=postings,
     )
     log.info(
         "ranking snapshot of %d recipes (%d vectors) loaded in %.2f s",
         len(rows),
-        len(ids),
+        len(placed),
         time.perf_counter() - started,
     )
     return snapshot
