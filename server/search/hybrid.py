@@ -300,7 +300,7 @@ def configured_tuning() -> SearchTuning:
     try:
         fusion = config.fusion()
     except ValueError as exc:
-        raise QueryError(f"The server is misconfigured: {exc}") from exc
+        raise QueryError(f"rewrite-assist is misconfigured: {exc}") from exc
     return DEFAULT_TUNING if fusion == DEFAULT_TUNING.fusion else dataclasses.replace(DEFAULT_TUNING, fusion=fusion)
 
 
