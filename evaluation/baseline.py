@@ -12,10 +12,10 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 
-from rewrite_assist.ingestion.embedded_text import reference_text, text_hash
-from rewrite_assist.server.catalog.models import Recipe
-from rewrite_assist.server.catalog.store import CatalogStore
-from rewrite_assist.server.embedding import Embedder
+from ..ingestion.embedded_text import reference_text, text_hash
+from ..server.catalog.models import Recipe
+from ..server.catalog.store import CatalogStore
+from ..server.embedding import Embedder
 
 log = logging.getLogger(__name__)
 

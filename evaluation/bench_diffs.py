@@ -50,7 +50,7 @@ def generate(n_changed: int, *, recipe: bool = False) -> str:
 
 def measure(n_changed: int, *, trace: bool) -> dict[str, float | int]:
     """Time one analysis (best of a few runs for small sizes); optionally a traced run for peak memory."""
-    from rewrite_assist.server.diffs import analyze_diffs
+    from ..server.diffs import analyze_diffs
 
     pr, recipe = generate(n_changed), generate(n_changed, recipe=True)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -31,11 +31,11 @@ def main() -> int:
     parser.add_argument("--source", default=str(DEFAULT_SOURCE))
     args = parser.parse_args()
 
-    from rewrite_assist.ingestion.dump import write_dump
-    from rewrite_assist.ingestion.pipeline import MODEL_KEY, ingest
-    from rewrite_assist.server.catalog.db import Database, start_embedded, stop_embedded
-    from rewrite_assist.server.catalog.store import CatalogStore
-    from rewrite_assist.server.embedding import Embedder
+    from ..ingestion.dump import write_dump
+    from ..ingestion.pipeline import MODEL_KEY, ingest
+    from ..server.catalog.db import Database, start_embedded, stop_embedded
+    from ..server.catalog.store import CatalogStore
+    from ..server.embedding import Embedder
 
     home = Path(tempfile.mkdtemp(prefix="rewrite-assist-bench-"))
     home.chmod(0o755)

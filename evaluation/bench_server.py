@@ -144,10 +144,10 @@ def reference_shaped(store: Any, embedder: Any, queries: list[str], limit: int =
 
 
 def in_process(runs: int) -> dict[str, float | str]:
-    from rewrite_assist.server.search.hybrid import find_recipes
-    from rewrite_assist.server.state import AppState
+    from ..server.search.hybrid import find_recipes
+    from ..server.services import Services
 
-    state = AppState()
+    state = Services()
     store = state.store()
     find_recipes(store, state.embedder, VARIATIONS)  # warm both paths
     reference_shaped(store, state.embedder, VARIATIONS)

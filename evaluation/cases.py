@@ -9,10 +9,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from ..server.errors import BadInput
+
 Mode = Literal["multi", "single"]
 
 
-class CaseFileError(ValueError):
+class CaseFileError(BadInput):
     """The test set file is missing or malformed; the message names the line."""
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rewrite_assist.server.cli import CommandError
+from ..server.errors import BadInput
 
 
 def register(subparsers: Any) -> None:
@@ -43,20 +43,17 @@ def summary_path(output: Path) -> Path:
 
 
 def run_retrieval(args: argparse.Namespace) -> int:
-    from rewrite_assist.evaluation.cases import CaseFileError, load_cases
-    from rewrite_assist.evaluation.report import build_document, render_summary
-    from rewrite_assist.evaluation.retrieval import evaluate, our_system, reference_system
-    from rewrite_assist.server.catalog.store import now_iso
-    from rewrite_assist.server.search.hybrid import QueryError
-    from rewrite_assist.server.state import AppState
+    from ..server.catalog.store import now_iso
+    from ..server.search.hybrid import QueryError
+    from ..server.services import Services
+    from .cases import load_cases
+    from .report import build_document, render_summary
+    from .retrieval import evaluate, our_system, reference_system
 
     if not 1 <= args.limit <= 50:
-        raise CommandError(f"--limit must be between 1 and 50, got {args.limit}", exit_code=2)
-    try:
-        cases = load_cases(args.test_set)
-    except CaseFileError as exc:
-        raise CommandError(str(exc), exit_code=2) from exc
-    state = AppState()
+        raise BadInput(f"--limit must be between 1 and 50, got {args.limit}")
+    cases = load_cases(args.test_set)
+    state = Services()
     try:
         store = state.store()
         store.check_ready()
@@ -66,7 +63,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
         runs = evaluate(systems, cases, mode=args.mode, limit=args.limit, warm_up=lambda: state.embedder.encode(["x"]))
         info = store.info().model_dump()
     except QueryError as exc:
-        raise CommandError(f"a test case is not a valid query: {exc}", exit_code=2) from exc
+        raise BadInput(f"a test case is not a valid query: {exc}") from exc
     doc = build_document(
         runs, cases, test_set=str(args.test_set), mode=args.mode, limit=args.limit, catalog=info, generated_at=now_iso()
     )

@@ -12,9 +12,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rewrite_assist.evaluation.cases import RetrievalCase
-from rewrite_assist.evaluation.metrics import METRIC_NAMES, RECALL_KS
-from rewrite_assist.evaluation.retrieval import OURS, REFERENCE, SystemRun
+from .cases import RetrievalCase
+from .metrics import METRIC_NAMES, RECALL_KS
+from .retrieval import OURS, REFERENCE, SystemRun
 
 GOALS = {"ndcg@10": 0.80, "recall@5": 0.70, "mrr": 0.90}
 WORST_CASES = 8

@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rewrite_assist.evaluation.cases import Mode, RetrievalCase
-from rewrite_assist.evaluation.metrics import case_metrics, mean_metrics, percentile
-from rewrite_assist.server.catalog.store import CatalogStore
-from rewrite_assist.server.embedding import Embedder
+from ..server.catalog.store import CatalogStore
+from ..server.embedding import Embedder
+from .cases import Mode, RetrievalCase
+from .metrics import case_metrics, mean_metrics, percentile
 
 SearchFn = Callable[[list[str], int], list[str]]
 
@@ -113,7 +113,7 @@ def run_system(system: System, cases: Sequence[RetrievalCase], *, mode: Mode, li
 def our_system(store: CatalogStore, embedder: Embedder, **overrides: Any) -> System:
     """``find_recipes`` as configured (``REWRITE_ASSIST_FUSION`` included), or with ``overrides``
     (``min_score``, ``tuning``) for experiments."""
-    from rewrite_assist.server.search.hybrid import DEFAULT_MIN_SCORE, configured_tuning, find_recipes
+    from ..server.search.hybrid import DEFAULT_MIN_SCORE, configured_tuning, find_recipes
 
     min_score = overrides.get("min_score", DEFAULT_MIN_SCORE)
     tuning = overrides.get("tuning") or configured_tuning()
@@ -127,7 +127,7 @@ def our_system(store: CatalogStore, embedder: Embedder, **overrides: Any) -> Sys
 
 def reference_system(store: CatalogStore, embedder: Embedder) -> System:
     """The reference system on the same catalog (embeds its text first if needed)."""
-    from rewrite_assist.evaluation import baseline
+    from . import baseline
 
     baseline.ensure_reference_embeddings(store, embedder)
 

@@ -37,10 +37,10 @@ def parse_variant(text: str, defaults: Any) -> tuple[str, dict[str, Any]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from rewrite_assist.evaluation.cases import load_cases
-    from rewrite_assist.evaluation.retrieval import our_system, run_system
-    from rewrite_assist.server.search.hybrid import DEFAULT_MIN_SCORE, DEFAULT_TUNING
-    from rewrite_assist.server.state import AppState
+    from ..server.search.hybrid import DEFAULT_MIN_SCORE, DEFAULT_TUNING
+    from ..server.services import Services
+    from .cases import load_cases
+    from .retrieval import our_system, run_system
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--test-set", required=True, type=Path)
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     cases = load_cases(args.test_set)
-    state = AppState()
+    state = Services()
     store = state.store()
     variants: list[tuple[str, dict[str, Any]]] = [("defaults", {})]
     variants += [parse_variant(v, DEFAULT_TUNING) for v in args.variant]

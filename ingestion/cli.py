@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rewrite_assist.server.cli import CommandError
+from ..server.errors import BadInput
 
 
 def register(subparsers: Any) -> None:
@@ -38,26 +38,20 @@ def register(subparsers: Any) -> None:
 
 
 def _store() -> Any:
-    from rewrite_assist.server.catalog.db import Database
-    from rewrite_assist.server.catalog.store import CatalogStore
+    from ..server.catalog.db import Database
+    from ..server.catalog.store import CatalogStore
 
     return CatalogStore(Database.from_environment())
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    from rewrite_assist.ingestion.pipeline import IngestError, ingest
-    from rewrite_assist.ingestion.source import SourceError, open_source
-    from rewrite_assist.server.embedding import default_embedder
+    from ..server.embedding import default_embedder
+    from .pipeline import ingest
+    from .source import open_source
 
-    try:  # read the source before touching the database: a typo in --source must not start a server
-        docs = open_source(args.source)
-    except SourceError as exc:
-        raise CommandError(str(exc), exit_code=2) from exc
+    docs = open_source(args.source)  # before touching the database: a typo in --source must not start a server
     store = _store()
-    try:
-        report = ingest(store, docs, embedder=default_embedder(), strict=args.strict, progress=not args.no_progress)
-    except IngestError as exc:
-        raise CommandError(str(exc)) from exc
+    report = ingest(store, docs, embedder=default_embedder(), strict=args.strict, progress=not args.no_progress)
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -82,8 +76,8 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def run_db_start(args: argparse.Namespace) -> int:
-    from rewrite_assist.server import config
-    from rewrite_assist.server.catalog.db import start_embedded
+    from ..server import config
+    from ..server.catalog.db import start_embedded
 
     if config.database_url():
         print("REWRITE_ASSIST_DATABASE_URL is set: using that external database, nothing to start.")
@@ -93,8 +87,8 @@ def run_db_start(args: argparse.Namespace) -> int:
 
 
 def run_db_stop(args: argparse.Namespace) -> int:
-    from rewrite_assist.server import config
-    from rewrite_assist.server.catalog.db import stop_embedded
+    from ..server import config
+    from ..server.catalog.db import stop_embedded
 
     if config.database_url():
         print("REWRITE_ASSIST_DATABASE_URL is set: the external database is not managed here.")
@@ -104,7 +98,7 @@ def run_db_stop(args: argparse.Namespace) -> int:
 
 
 def run_db_url(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.catalog.db import resolve_url
+    from ..server.catalog.db import resolve_url
 
     url, _kind = resolve_url(start=True)
     print(url)
@@ -112,15 +106,15 @@ def run_db_url(args: argparse.Namespace) -> int:
 
 
 def run_db_dump(args: argparse.Namespace) -> int:
-    from rewrite_assist.ingestion.dump import write_dump
-    from rewrite_assist.ingestion.pipeline import MODEL_KEY
+    from .dump import write_dump
+    from .pipeline import MODEL_KEY
 
     store = _store()
     store.check_ready()
     try:
         counts = write_dump(store, args.output, model_key=MODEL_KEY)
     except OSError as exc:
-        raise CommandError(f"Cannot write {args.output}: {exc.strerror or exc}", exit_code=2) from exc
+        raise BadInput(f"Cannot write {args.output}: {exc.strerror or exc}") from exc
     size = args.output.stat().st_size
     print(
         f"wrote {args.output} ({size / 1e6:.1f} MB): " + ", ".join(f"{k} {v}" for k, v in counts.items()),

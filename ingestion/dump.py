@@ -12,8 +12,8 @@ import gzip
 import io
 from pathlib import Path
 
-from rewrite_assist.server.catalog import schema
-from rewrite_assist.server.catalog.store import CatalogStore
+from ..server.catalog import schema
+from ..server.catalog.store import CatalogStore
 
 # (table, columns, WHERE clause) in dependency order.
 _TABLES: tuple[tuple[str, str, str], ...] = (

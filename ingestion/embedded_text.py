@@ -12,8 +12,8 @@ import hashlib
 import re
 from collections.abc import Mapping
 
-from rewrite_assist.server.catalog.models import Recipe
-from rewrite_assist.server.catalog.store import identifier_words
+from ..server.catalog.models import Recipe
+from ..server.catalog.store import identifier_words
 
 MAX_DESCRIPTION_CHARS = 700
 MAX_SUB_RECIPES = 12

@@ -10,8 +10,8 @@ the files (``mavenProject("project", ...)`` in the recipe's test), so they are n
 
 from __future__ import annotations
 
-from rewrite_assist.ingestion import mdx
-from rewrite_assist.server.catalog.models import RecipeExample
+from ..server.catalog.models import RecipeExample
+from . import mdx
 
 _PROJECT_MARKERS = frozenset({"mavenProject", "project"})
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from rewrite_assist.ingestion import mdx
-from rewrite_assist.ingestion.sections import (
+from . import mdx
+from .sections import (
     CALLOUT_SECTION,
     DATA_TABLES_SECTION,
     DEFAULT_DATA_TABLES,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from rewrite_assist.ingestion import mdx
-from rewrite_assist.server.catalog.models import License, Module
+from ..server.catalog.models import License, Module
+from . import mdx
 
 _COORDINATES = re.compile(r"^([\w.-]+):([\w.-]+)$")
 

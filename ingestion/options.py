@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from rewrite_assist.ingestion import mdx
-from rewrite_assist.server.catalog.models import RecipeOption
+from ..server.catalog.models import RecipeOption
+from . import mdx
 
 _OPTIONAL = "*Optional*."
 _VALID_OPTIONS = re.compile(r"Valid options:\s*((?:(?:`[^`]*`|\"[^\"]*\")\s*,?\s*)+)\s*$")

@@ -29,13 +29,14 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from rewrite_assist.ingestion import mdx
-from rewrite_assist.ingestion.examples import parse_examples
-from rewrite_assist.ingestion.markdown_body import clean_markdown
-from rewrite_assist.ingestion.modules import license_of
-from rewrite_assist.ingestion.options import parse_options
-from rewrite_assist.ingestion.recipe_list import RecipeListBlock, parse_recipe_list_yaml
-from rewrite_assist.ingestion.sections import (
+from ..server.catalog.models import Recipe
+from . import mdx
+from .examples import parse_examples
+from .markdown_body import clean_markdown
+from .modules import license_of
+from .options import parse_options
+from .recipe_list import RecipeListBlock, parse_recipe_list_yaml
+from .sections import (
     DEFINITION_SECTION,
     EXAMPLE_SECTIONS,
     KNOWN_SECTIONS,
@@ -44,8 +45,7 @@ from rewrite_assist.ingestion.sections import (
     USAGE_SECTION,
     USED_BY_SECTION,
 )
-from rewrite_assist.ingestion.source import RECIPES_DIR
-from rewrite_assist.server.catalog.models import Recipe
+from .source import RECIPES_DIR
 
 DOCS_SITE = "https://docs.openrewrite.org/"
 

@@ -13,9 +13,9 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from rewrite_assist.ingestion.modules import parse_modules_table
-from rewrite_assist.ingestion.page import PageParseError, parse_page
-from rewrite_assist.server.catalog.models import Module, Recipe, SkippedPage
+from ..server.catalog.models import Module, Recipe, SkippedPage
+from .modules import parse_modules_table
+from .page import PageParseError, parse_page
 
 __all__ = [
     "PageParseError",

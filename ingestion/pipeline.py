@@ -12,19 +12,20 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from rewrite_assist.ingestion.embedded_text import embedding_text, text_hash
-from rewrite_assist.ingestion.parser import parse_source
-from rewrite_assist.ingestion.source import DocsSource, open_source
-from rewrite_assist.server.catalog.models import SkippedPage
-from rewrite_assist.server.catalog.store import CatalogStore, now_iso
-from rewrite_assist.server.embedding import Embedder
+from ..server.catalog.models import SkippedPage
+from ..server.catalog.store import CatalogStore, now_iso
+from ..server.embedding import Embedder
+from ..server.errors import UserError
+from .embedded_text import embedding_text, text_hash
+from .parser import parse_source
+from .source import DocsSource, open_source
 
 log = logging.getLogger(__name__)
 
 MODEL_KEY = "all-MiniLM-L6-v2"
 
 
-class IngestError(RuntimeError):
+class IngestError(UserError):
     """Ingestion could not complete; the previous catalog is untouched."""
 
 

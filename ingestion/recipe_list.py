@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewrite_assist.server.catalog.models import RecipeRef
+from ..server.catalog.models import RecipeRef
 
 # Top-level keys of a declarative recipe. Only these end a list, because a continuation line of a
 # multi-line value may itself start at column 0 ("Licensed under the Apache License ...").

@@ -22,6 +22,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, NamedTuple
 
+from ..server.errors import BadInput
+
 DOCS_REPOSITORY = "openrewrite/rewrite-docs"
 # The commit our shared snapshot was taken from (shared/data/openrewrite-docs/SOURCE.md).
 DEFAULT_SOURCE_COMMIT = "7aca9c8d8b18953e2c5a33f21b662caa25154d40"
@@ -37,7 +39,7 @@ _HINT = "pass --source a rewrite-docs checkout, its .tar.gz, or a URL of one"
 SourceKind = Literal["directory", "tarball", "url"]
 
 
-class SourceError(ValueError):
+class SourceError(BadInput):
     """The documentation source cannot be read; the message says what to do about it."""
 
 

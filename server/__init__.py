@@ -1,6 +1,6 @@
 """The MCP server and everything it calls: catalog store, search, diff analysis, validation runner."""
 
-from rewrite_assist import __version__
+from .. import __version__
 
 SERVER_NAME = "rewrite-assist"
 

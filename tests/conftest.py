@@ -121,6 +121,6 @@ def catalog(make_database, embedder):
 @pytest.fixture(scope="session")
 def app_state(catalog, embedder):
     """The MCP server's shared state pointed at the session catalog."""
-    from rewrite_assist.server.state import AppState
+    from rewrite_assist.server.mcp.state import AppState
 
     return AppState(database_factory=lambda: catalog.db, embedder=embedder)

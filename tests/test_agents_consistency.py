@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rewrite_assist.server.workflow.prompts import (
+from rewrite_assist.agents.prompts import (
     TOOL_PREFIX,
     PromptFile,
     packaged_prompts,
@@ -21,7 +21,7 @@ from rewrite_assist.server.workflow.prompts import (
     workflow_tool_names,
 )
 
-app = pytest.importorskip("rewrite_assist.server.app")
+app = pytest.importorskip("rewrite_assist.server.mcp.app")
 
 # `name=value` written in prose (outside a full call), e.g. "search with `composite=true`".
 _INLINE_PARAM = re.compile(r"`([a-z_][a-z0-9_]*)=[^`]*`")

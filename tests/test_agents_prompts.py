@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rewrite_assist.server.workflow import run_layout as layout
-from rewrite_assist.server.workflow.decision import TEXT_RECIPE_PREFIX
-from rewrite_assist.server.workflow.intents import parse_atomic_intents
-from rewrite_assist.server.workflow.prompts import PromptFile, packaged_prompts, tool_calls
+from rewrite_assist.agents import run_layout as layout
+from rewrite_assist.agents.decision import TEXT_RECIPE_PREFIX
+from rewrite_assist.agents.intents import parse_atomic_intents
+from rewrite_assist.agents.prompts import PromptFile, packaged_prompts, tool_calls
 
 PROMPTS = {p.relative_path: p for p in packaged_prompts()}
 COMMAND = PROMPTS["commands/rewrite-assist.md"]

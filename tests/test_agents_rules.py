@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rewrite_assist.server.workflow.decision import OptionOutcome, RecipeShape, decide, recipe_shape
-from rewrite_assist.server.workflow.intents import DiffIndex, assess, parse_atomic_intents
+from rewrite_assist.agents.decision import OptionOutcome, RecipeShape, decide, recipe_shape
+from rewrite_assist.agents.intents import DiffIndex, assess, parse_atomic_intents
 
 
 def outcome(

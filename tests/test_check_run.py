@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from rewrite_assist.agents import cli as workflow_cli
+from rewrite_assist.agents.check_run import RunCheck, check_run
+from rewrite_assist.agents.report import render_text
 from rewrite_assist.server.catalog.lookup import RecipeLookup
 from rewrite_assist.server.diffs import analyze_diffs
-from rewrite_assist.server.workflow import cli as workflow_cli
-from rewrite_assist.server.workflow.check_run import RunCheck, check_run
-from rewrite_assist.server.workflow.report import render_text
 
 PR_CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "pr-cases"
 CHECKPOINT = "2025-12-06-opus-mcp"
@@ -361,7 +361,7 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_cli_rejects_what_is_not_a_run_folder(tmp_path: Path) -> None:
-    from rewrite_assist.server.cli import CommandError
+    from rewrite_assist.server.errors import UserError as CommandError
 
     with pytest.raises(CommandError, match="is not a directory") as missing:
         _run_cli(["check-run", str(tmp_path / "nope"), "--no-lint"])

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from fixtures.diffs_support import PR_CASES, file_diff, lines, require_pr_cases
 
-from rewrite_assist.server.cli import CommandError
 from rewrite_assist.server.diffs import INLINE_LABEL, DiffInputError, DiffMetrics, load_diff
 from rewrite_assist.server.diffs.cli import register
+from rewrite_assist.server.errors import UserError as CommandError
 
 PR = file_diff("README.md", lines("# App", "Java 17", "end"), lines("# App", "Java 21", "end"))
 RECIPE = file_diff("README.md", lines("# App", "Java 17", "end"), lines("# App", "Java 21", "end", "extra"))

@@ -13,8 +13,9 @@ from fixtures.diffs_support import file_diff, lines
 from mcp import Client
 from mcp.server import MCPServer
 
-from rewrite_assist.server.security import set_allowed_roots
-from rewrite_assist.server.tools.analyze_diffs import register
+from rewrite_assist.server.mcp.registry import register_tools
+from rewrite_assist.server.mcp.security import set_allowed_roots
+from rewrite_assist.server.mcp.tools.analyze_diffs import TOOL
 
 PR = file_diff("README.md", lines("# App", "Java 17", "end"), lines("# App", "Java 21", "end"))
 RECIPE = file_diff("README.md", lines("# App", "Java 17", "end"), lines("# App", "Java 22", "end"))
@@ -23,7 +24,7 @@ RECIPE = file_diff("README.md", lines("# App", "Java 17", "end"), lines("# App",
 def call(arguments: dict[str, Any]) -> Any:
     async def run() -> Any:
         server = MCPServer("diffs-test")
-        register(server)
+        register_tools(server, (TOOL,))
         async with Client(server) as client:
             return await client.call_tool("analyze_diffs", arguments)
 
@@ -39,7 +40,7 @@ def no_roots() -> Iterator[None]:
 def test_tool_is_listed_read_only() -> None:
     async def run() -> Any:
         server = MCPServer("diffs-test")
-        register(server)
+        register_tools(server, (TOOL,))
         async with Client(server) as client:
             return await client.list_tools()
 

@@ -123,8 +123,8 @@ def test_reference_baseline_embeds_once_and_ranks_by_cosine(small_catalog, embed
 
 
 def test_cli_writes_json_and_summary_with_baseline(small_catalog, embedder, tmp_path, monkeypatch):
+    from rewrite_assist.__main__ import main
     from rewrite_assist.server import embedding
-    from rewrite_assist.server.cli import main
 
     monkeypatch.setenv("REWRITE_ASSIST_DATABASE_URL", small_catalog.db.url)
     monkeypatch.setattr(embedding, "_default", embedder)
@@ -167,7 +167,7 @@ def test_cli_writes_json_and_summary_with_baseline(small_catalog, embedder, tmp_
 
 
 def test_cli_rejects_bad_arguments(tmp_path, capsys):
-    from rewrite_assist.server.cli import main
+    from rewrite_assist.__main__ import main
 
     assert main(["eval", "retrieval", "--test-set", str(tmp_path / "none.jsonl")]) == 2
     assert "cannot read test set" in capsys.readouterr().err

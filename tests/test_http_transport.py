@@ -17,8 +17,9 @@ import pytest
 from mcp import Client
 from mcp.server.mcpserver.exceptions import ToolError
 
-from rewrite_assist.server import security
-from rewrite_assist.server.app import create_server
+from rewrite_assist.server.errors import BadInput
+from rewrite_assist.server.mcp import security
+from rewrite_assist.server.mcp.app import create_server
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -101,7 +102,7 @@ def test_allowed_roots_confine_file_paths(tmp_path: Path) -> None:
     security.set_allowed_roots([inside])
     try:
         assert security.check_path(diff) == diff.resolve()
-        with pytest.raises(ToolError, match="outside the directories"):
+        with pytest.raises(BadInput, match="outside the directories"):
             security.check_path(tmp_path / "elsewhere.diff")
         with pytest.raises(ToolError, match="outside the directories"):
             security.check_path(inside / ".." / "elsewhere.diff")

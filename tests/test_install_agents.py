@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rewrite_assist.server.cli import CommandError
-from rewrite_assist.server.workflow import cli as workflow_cli
-from rewrite_assist.server.workflow.install import InstallError, install_agents, server_command
-from rewrite_assist.server.workflow.prompts import packaged_prompts, workflow_tool_names
+from rewrite_assist.agents import cli as workflow_cli
+from rewrite_assist.agents.install import InstallError, install_agents, server_command
+from rewrite_assist.agents.prompts import packaged_prompts, workflow_tool_names
+from rewrite_assist.server.errors import UserError as CommandError
 
 ENTRY = {"type": "stdio", "command": "/opt/rewrite-assist/bin/rewrite-assist", "args": ["serve"]}
 EXPECTED_PROMPTS = {

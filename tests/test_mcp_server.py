@@ -11,9 +11,9 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from rewrite_assist.server.app import create_server
 from rewrite_assist.server.catalog.db import Database
-from rewrite_assist.server.state import AppState
+from rewrite_assist.server.mcp.app import create_server
+from rewrite_assist.server.mcp.state import AppState
 
 
 def call(state: AppState, tool: str, args: dict[str, Any]) -> Any:
@@ -171,7 +171,7 @@ def test_warm_up_starts_after_the_handshake_and_only_once(app_state: AppState) -
     handshake does, once per process."""
     from types import SimpleNamespace
 
-    from rewrite_assist.server.app import WarmUpAfterHandshake
+    from rewrite_assist.server.mcp.app import WarmUpAfterHandshake
 
     class Recording(AppState):
         def __init__(self) -> None:

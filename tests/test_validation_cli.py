@@ -16,7 +16,7 @@ from fixtures.validation_support import (
     make_gradle_repo,
 )
 
-from rewrite_assist.server.cli import main
+from rewrite_assist.__main__ import main
 from rewrite_assist.server.validation import cli as validation_cli
 
 

@@ -20,10 +20,10 @@ from fixtures.validation_support import (
 )
 from mcp import Client
 
-from rewrite_assist.server.app import create_server
-from rewrite_assist.server.security import set_allowed_roots
-from rewrite_assist.server.state import AppState
-from rewrite_assist.server.tools.validate_recipe import validate_recipe_tool
+from rewrite_assist.server.mcp.app import create_server
+from rewrite_assist.server.mcp.security import set_allowed_roots
+from rewrite_assist.server.mcp.state import AppState
+from rewrite_assist.server.mcp.tools.validate_recipe import validate_recipe_tool
 
 
 class ReadyLookup(InMemoryLookup):

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from rewrite_assist.server import config
-from rewrite_assist.server.errors import CatalogUnavailable
+from .. import config
+from ..errors import CatalogUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from rewrite_assist.server.catalog.models import Recipe, RecipeExample, RecipeOption, RecipeRef
-from rewrite_assist.server.catalog.store import CatalogStore
+from ..errors import NotFound
+from .models import Recipe, RecipeExample, RecipeOption, RecipeRef
+from .store import CatalogStore
 
 EXAMPLE_CHARS = 1500
 MAX_EXAMPLES = 3
 
 
-class RecipeNotFound(LookupError):
+class RecipeNotFound(NotFound):
     def __init__(self, query: str, suggestions: list[str]) -> None:
         self.query = query
         self.suggestions = suggestions

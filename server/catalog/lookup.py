@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rewrite_assist.server.catalog.models import Recipe
+from .models import Recipe
 
 
 class RecipeLookup(Protocol):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rewrite_assist.server.config import EMBEDDING_DIM
+from ..config import EMBEDDING_DIM
 
 SCHEMA_VERSION = 1
 

@@ -15,10 +15,10 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from rewrite_assist.server.catalog import schema
-from rewrite_assist.server.catalog.db import Database
-from rewrite_assist.server.catalog.models import CatalogInfo, Module, Recipe
-from rewrite_assist.server.errors import CatalogUnavailable
+from ..errors import CatalogUnavailable
+from . import schema
+from .db import Database
+from .models import CatalogInfo, Module, Recipe
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")

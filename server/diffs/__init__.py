@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rewrite_assist.server.diffs.analyze import DEFAULT_MAX_UNMATCHED, analyze_diffs
-from rewrite_assist.server.diffs.loader import INLINE_LABEL, MAX_DIFF_BYTES, PathCheck, load_diff
-from rewrite_assist.server.diffs.models import (
+from .analyze import DEFAULT_MAX_UNMATCHED, analyze_diffs
+from .loader import INLINE_LABEL, MAX_DIFF_BYTES, PathCheck, load_diff
+from .models import (
     AnalysisOptions,
     DiffAnalysis,
     DiffError,
@@ -32,7 +32,7 @@ from rewrite_assist.server.diffs.models import (
     FileMetrics,
     UnmatchedLine,
 )
-from rewrite_assist.server.diffs.preprocess import EXCLUDED_FILES
+from .preprocess import EXCLUDED_FILES
 
 
 def analyze_diff_args(

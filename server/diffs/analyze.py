@@ -7,9 +7,9 @@ import heapq
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from rewrite_assist.server.diffs.globs import PathFilter
-from rewrite_assist.server.diffs.metrics import Comparison, compare, diff_metrics
-from rewrite_assist.server.diffs.models import (
+from .globs import PathFilter
+from .metrics import Comparison, compare, diff_metrics
+from .models import (
     AnalysisOptions,
     DiffAnalysis,
     DiffFiles,
@@ -18,8 +18,8 @@ from rewrite_assist.server.diffs.models import (
     DiffSideInfo,
     UnmatchedLine,
 )
-from rewrite_assist.server.diffs.parse import Change, ParsedDiff, parse_diff
-from rewrite_assist.server.diffs.report import summarise
+from .parse import Change, ParsedDiff, parse_diff
+from .report import summarise
 
 DEFAULT_MAX_UNMATCHED = 50
 

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from rewrite_assist.server.cli import CommandError
+from ..errors import BadInput
 
 
 def register(subparsers: Any) -> None:
@@ -48,36 +48,33 @@ def register(subparsers: Any) -> None:
 
 def _load(arg: str, what: str, stdin_used: list[bool]) -> tuple[str, str]:
     """``(label, text)``: standard input stands in for one of the two diffs, the rest is ``load_diff``'s."""
-    from rewrite_assist.server.diffs import load_diff
+    from . import load_diff
 
     if arg != "-":
         return load_diff(arg, what=what)
     if stdin_used:
-        raise CommandError("only one of PR_DIFF and RECIPE_DIFF can be '-' (standard input)", 2)
+        raise BadInput("only one of PR_DIFF and RECIPE_DIFF can be '-' (standard input)")
     stdin_used.append(True)
     return "<stdin>", sys.stdin.buffer.read().decode("utf-8", errors="replace")
 
 
 def run(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.diffs import DEFAULT_MAX_UNMATCHED, DiffError, analyze_diffs
-    from rewrite_assist.server.diffs.report import render_table
+    from . import DEFAULT_MAX_UNMATCHED, analyze_diffs
+    from .report import render_table
 
     stdin_used: list[bool] = []
     max_unmatched = DEFAULT_MAX_UNMATCHED if args.max_unmatched is None else args.max_unmatched
-    try:
-        pr_label, pr_text = _load(args.pr_diff, "PR diff", stdin_used)
-        recipe_label, recipe_text = _load(args.recipe_diff, "recipe diff", stdin_used)
-        analysis = analyze_diffs(
-            pr_text,
-            recipe_text,
-            ignore_whitespace=args.ignore_whitespace,
-            exclude=args.exclude,
-            max_unmatched=max_unmatched,
-            pr_label=pr_label,
-            recipe_label=recipe_label,
-        )
-    except DiffError as exc:
-        raise CommandError(str(exc), 2) from exc
+    pr_label, pr_text = _load(args.pr_diff, "PR diff", stdin_used)
+    recipe_label, recipe_text = _load(args.recipe_diff, "recipe diff", stdin_used)
+    analysis = analyze_diffs(
+        pr_text,
+        recipe_text,
+        ignore_whitespace=args.ignore_whitespace,
+        exclude=args.exclude,
+        max_unmatched=max_unmatched,
+        pr_label=pr_label,
+        recipe_label=recipe_label,
+    )
     _emit(analysis.to_json_text(details=args.details) if args.json else render_table(analysis, details=args.details))
     return 0
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
-from rewrite_assist.server.diffs.models import DiffInputError
+from .models import DiffInputError
 
 _PREFIX = re.compile(r"^[abciow12]/")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from rewrite_assist.server.diffs.models import DiffInputError
+from .models import DiffInputError
 
 MAX_DIFF_BYTES = 50 * 1024 * 1024
 INLINE_LABEL = "<inline diff text>"

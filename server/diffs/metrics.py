@@ -12,9 +12,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import TypedDict
 
-from rewrite_assist.server.diffs.models import DiffMetrics, FileMetrics
-from rewrite_assist.server.diffs.parse import Change, ParsedDiff
+from .models import DiffMetrics, FileMetrics
+from .parse import Change, ParsedDiff
 
 Key = tuple[str, str, str]
 KeyFn = Callable[[Change], Key]
@@ -44,17 +45,22 @@ def scores(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return round(precision, 4), round(recall, 4), round(f1, 4)
 
 
-def _scored(tp: int, fp: int, fn: int) -> dict[str, int | float]:
+class _Scored(TypedDict):
     """The fields DiffMetrics and FileMetrics share."""
+
+    true_positives: int
+    false_positives: int
+    false_negatives: int
+    precision: float
+    recall: float
+    f1_score: float
+
+
+def _scored(tp: int, fp: int, fn: int) -> _Scored:
     precision, recall, f1 = scores(tp, fp, fn)
-    return {
-        "true_positives": tp,
-        "false_positives": fp,
-        "false_negatives": fn,
-        "precision": precision,
-        "recall": recall,
-        "f1_score": f1,
-    }
+    return _Scored(
+        true_positives=tp, false_positives=fp, false_negatives=fn, precision=precision, recall=recall, f1_score=f1
+    )
 
 
 def diff_metrics(tp: int, fp: int, fn: int) -> DiffMetrics:

@@ -12,10 +12,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ..errors import BadInput
+
 ChangeKind = Literal["add", "remove"]
 
 
-class DiffError(ValueError):
+class DiffError(BadInput):
     """A diff that cannot be read or analysed; the message is one line meant for the caller."""
 
 

@@ -13,9 +13,9 @@ from typing import NamedTuple
 from unidiff import PatchedFile, PatchSet
 from unidiff.errors import UnidiffParseError
 
-from rewrite_assist.server.diffs.globs import PathFilter
-from rewrite_assist.server.diffs.models import DiffParseError
-from rewrite_assist.server.diffs.preprocess import Preprocessed, clean_hunk_headers, preprocess
+from .globs import PathFilter
+from .models import DiffParseError
+from .preprocess import Preprocessed, clean_hunk_headers, preprocess
 
 _CHANGED = frozenset("+-")
 _DIFF_MARKERS = ("diff --git ", "--- ", "+++ ", "@@ ", "Binary files ")

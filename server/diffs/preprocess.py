@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from rewrite_assist.server.diffs.globs import PathFilter
+from .globs import PathFilter
 
 # Files the reference never scores: the wrapper scripts and the anchor's temporary build script.
 EXCLUDED_FILES = frozenset({"gradlew", "gradlew.bat", "rewrite.gradle"})

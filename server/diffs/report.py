@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rewrite_assist.server.diffs.metrics import file_metrics
-from rewrite_assist.server.diffs.models import DiffAnalysis, DiffMetrics, FileMetrics, UnmatchedLine
+from .metrics import file_metrics
+from .models import DiffAnalysis, DiffMetrics, FileMetrics, UnmatchedLine
 
 
 def _plural(n: int, word: str) -> str:

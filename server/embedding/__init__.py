@@ -21,11 +21,11 @@ import time
 
 import numpy as np
 
-from rewrite_assist.server import config
-from rewrite_assist.server.embedding import onnx_backend
-from rewrite_assist.server.embedding.common import Backend, EmbeddingModelError, resolve_model_path
-from rewrite_assist.server.embedding.onnx_backend import OnnxNotApplicable
-from rewrite_assist.server.embedding.torch_backend import TorchBackend
+from .. import config
+from . import onnx_backend
+from .common import Backend, EmbeddingModelError, resolve_model_path
+from .onnx_backend import OnnxNotApplicable
+from .torch_backend import TorchBackend
 
 __all__ = ["Backend", "Embedder", "EmbeddingModelError", "default_embedder", "load_backend", "resolve_model_path"]
 

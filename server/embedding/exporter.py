@@ -29,8 +29,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from rewrite_assist.server.embedding.common import EmbeddingModelError
-from rewrite_assist.server.embedding.onnx_backend import (
+from .common import EmbeddingModelError
+from .onnx_backend import (
     _META_FINGERPRINT,
     _META_FORMAT,
     _META_LOWER,
@@ -45,7 +45,7 @@ from rewrite_assist.server.embedding.onnx_backend import (
     OnnxNotApplicable,
     TextTokenizer,
 )
-from rewrite_assist.server.embedding.torch_backend import TorchBackend
+from .torch_backend import TorchBackend
 
 log = logging.getLogger(__name__)
 

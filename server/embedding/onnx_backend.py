@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from rewrite_assist.server import config
-from rewrite_assist.server.embedding.common import quiet_tokenizers
+from .. import config
+from .common import quiet_tokenizers
 
 log = logging.getLogger(__name__)
 

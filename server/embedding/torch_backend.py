@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from rewrite_assist.server.embedding.common import INSTALL_HINT, EmbeddingModelError, quiet_tokenizers
+from .common import INSTALL_HINT, EmbeddingModelError, quiet_tokenizers
 
 
 class TorchBackend:

@@ -6,11 +6,9 @@ import argparse
 import textwrap
 from typing import Any
 
-from rewrite_assist.server.cli import CommandError
-
 
 def register(subparsers: Any) -> None:
-    from rewrite_assist.server.search.hybrid import DEFAULT_MIN_SCORE
+    from .hybrid import DEFAULT_MIN_SCORE
 
     p = subparsers.add_parser("search", help="find recipes for an intent (2-5 variations allowed)")
     p.add_argument("intent", nargs="+", help="the intent, optionally followed by variations of it")
@@ -30,27 +28,24 @@ def register(subparsers: Any) -> None:
 
 
 def _state() -> Any:
-    from rewrite_assist.server.state import AppState
+    from ..services import Services
 
-    return AppState()
+    return Services()
 
 
 def run_search(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.search.hybrid import QueryError, find_recipes
-    from rewrite_assist.server.search.models import SearchFilters
+    from .hybrid import find_recipes
+    from .models import SearchFilters
 
     state = _state()
-    try:
-        result = find_recipes(
-            state.store(),
-            state.embedder,
-            args.intent,
-            limit=args.limit,
-            min_score=args.min_score,
-            filters=SearchFilters(module=args.module, tag=args.tag, license=args.license),
-        )
-    except QueryError as exc:
-        raise CommandError(str(exc), exit_code=2) from exc
+    result = find_recipes(
+        state.store(),
+        state.embedder,
+        args.intent,
+        limit=args.limit,
+        min_score=args.min_score,
+        filters=SearchFilters(module=args.module, tag=args.tag, license=args.license),
+    )
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
@@ -73,13 +68,10 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.catalog.details import RecipeNotFound, recipe_details
+    from ..catalog.details import recipe_details
 
     state = _state()
-    try:
-        details = recipe_details(state.store(), args.recipe_id, include_markdown=args.markdown)
-    except RecipeNotFound as exc:
-        raise CommandError(str(exc), exit_code=2) from exc
+    details = recipe_details(state.store(), args.recipe_id, include_markdown=args.markdown)
     if args.json:
         print(details.model_dump_json(indent=2, exclude_none=True))
         return 0

@@ -31,14 +31,15 @@ from typing import Any
 
 import numpy as np
 
-from rewrite_assist.server import config
-from rewrite_assist.server.catalog.models import Recipe
-from rewrite_assist.server.catalog.store import CatalogStore
-from rewrite_assist.server.embedding import Embedder
-from rewrite_assist.server.search import legs
-from rewrite_assist.server.search.models import OptionSummary, SearchFilters, SearchHit, SearchResult
-from rewrite_assist.server.search.priors import RecipeFacts, prior
-from rewrite_assist.server.search.snapshot import RankingSnapshot, exact_matches, snapshot_for
+from .. import config
+from ..catalog.models import Recipe
+from ..catalog.store import CatalogStore
+from ..embedding import Embedder
+from ..errors import BadInput
+from . import legs
+from .models import OptionSummary, SearchFilters, SearchHit, SearchResult
+from .priors import RecipeFacts, prior
+from .snapshot import RankingSnapshot, exact_matches, snapshot_for
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ class SearchTuning:
 DEFAULT_TUNING = SearchTuning()
 
 
-class QueryError(ValueError):
+class QueryError(BadInput):
     """The queries or limits given are not usable; the message says how to fix them."""
 
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from rewrite_assist.server.search.models import SearchFilters
-from rewrite_assist.server.search.snapshot import RankingSnapshot
+from .models import SearchFilters
+from .snapshot import RankingSnapshot
 
 _ID_TOKEN = re.compile(r"\b(?:[a-z][\w-]*\.)+[A-Z][\w$]*\b")
 _CLASS_TOKEN = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9_]*)+\b")

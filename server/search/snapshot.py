@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rewrite_assist.server.catalog.store import CatalogStore, catalog_revision
-from rewrite_assist.server.config import EMBEDDING_DIM
-from rewrite_assist.server.search.models import SearchFilters
-from rewrite_assist.server.search.priors import CANONICAL_PREFIX, RecipeFacts, class_name
+from ..catalog.store import CatalogStore, catalog_revision
+from ..config import EMBEDDING_DIM
+from .models import SearchFilters
+from .priors import CANONICAL_PREFIX, RecipeFacts, class_name
 
 log = logging.getLogger(__name__)
 

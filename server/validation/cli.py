@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rewrite_assist.server.cli import CommandError
+from ..errors import BadInput, UserError
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +52,8 @@ def register(subparsers: Any) -> None:
 
 def open_lookup() -> Any:
     """The catalog store, or None (warned) when no catalog is available: lint still checks structure."""
-    from rewrite_assist.server.catalog.db import Database, DatabaseUnavailable
-    from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
+    from ..catalog.db import Database, DatabaseUnavailable
+    from ..catalog.store import CatalogNotReady, CatalogStore
 
     try:
         store = CatalogStore(Database.from_environment())
@@ -67,24 +67,21 @@ def open_lookup() -> Any:
 @contextlib.contextmanager
 def _catalog_errors() -> Iterator[None]:
     """A catalog database that fails mid-command is one line on stderr, not a traceback."""
-    from rewrite_assist.server.catalog.db import DatabaseUnavailable
-    from rewrite_assist.server.catalog.store import CatalogNotReady
+    from ..catalog.db import DatabaseUnavailable
+    from ..catalog.store import CatalogNotReady
 
     try:
         yield
     except (DatabaseUnavailable, CatalogNotReady) as exc:
-        raise CommandError(f"the recipe catalog failed: {exc}") from exc
+        raise UserError(f"the recipe catalog failed: {exc}") from exc
 
 
 def _read_recipe(arg: str) -> tuple[str, str]:
-    from rewrite_assist.server.validation.inputs import RecipeInputError, load_recipe_arg
+    from .inputs import load_recipe_arg
 
     if arg == "-":
         return "<stdin>", sys.stdin.read()
-    try:
-        return load_recipe_arg(arg)
-    except RecipeInputError as exc:
-        raise CommandError(str(exc), exit_code=2) from exc
+    return load_recipe_arg(arg)
 
 
 def _print_issues(label: str, report: Any) -> None:
@@ -95,7 +92,7 @@ def _print_issues(label: str, report: Any) -> None:
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.validation.lint import lint_recipe
+    from .lint import lint_recipe
 
     label, text = _read_recipe(args.file)
     lookup = None if args.no_catalog else open_lookup()
@@ -145,18 +142,15 @@ def _print_result(result: Any) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.diffs import DiffError, load_diff
-    from rewrite_assist.server.validation.runner import ValidationFailed, ValidationRequest, validate_recipe
+    from ..diffs import load_diff
+    from .runner import ValidationRequest, validate_recipe
 
     if args.timeout <= 0:
-        raise CommandError("--timeout must be a positive number of seconds", exit_code=2)
+        raise BadInput("--timeout must be a positive number of seconds")
     _, recipe_text = _read_recipe(str(args.recipe))
     pr_text, pr_label = None, "pr.diff"
     if args.pr_diff:
-        try:
-            pr_label, pr_text = load_diff(args.pr_diff, what="PR diff")
-        except DiffError as exc:
-            raise CommandError(str(exc), exit_code=2) from exc
+        pr_label, pr_text = load_diff(args.pr_diff, what="PR diff")
     request = ValidationRequest(
         repo=args.repo,
         recipe_text=recipe_text,
@@ -168,11 +162,8 @@ def run_validate(args: argparse.Namespace) -> int:
         check_build=args.check_build,
         output_dir=args.output_dir,
     )
-    try:
-        with _catalog_errors():
-            result = validate_recipe(request, open_lookup(), progress=_progress)
-    except ValidationFailed as exc:
-        raise CommandError(str(exc), exit_code=2 if exc.bad_input else 1) from exc
+    with _catalog_errors():
+        result = validate_recipe(request, open_lookup(), progress=_progress)
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), indent=2))
     else:

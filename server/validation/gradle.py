@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rewrite_assist.server.validation.models import RecipeModule
-from rewrite_assist.server.validation.settings import EngineSettings
+from .models import RecipeModule
+from .settings import EngineSettings
 
 # Files the run must never change: the wrapper scripts and jar (a recipe "upgrading" them is noise).
 WRAPPER_EXCLUSIONS = ("gradlew", "gradlew.bat", "**/gradlew", "**/gradlew.bat", "**/gradle-wrapper.jar")

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import BadInput
+
 MAX_RECIPE_BYTES = 1_000_000
 
 
-class RecipeInputError(ValueError):
+class RecipeInputError(BadInput):
     """The argument is neither a readable recipe file nor recipe YAML; the message says which."""
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rewrite_assist.server.validation.javaversion import normalize_version
+from .javaversion import normalize_version
 
 _ENV_HOME = re.compile(r"^JAVA_HOME_(\d+)(?:_[A-Z0-9]+)?$")
 # Preferred when the build declares no version: LTS releases the common Gradle/Maven versions run on.

@@ -12,10 +12,10 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
-from rewrite_assist.server.catalog.lookup import RecipeLookup
-from rewrite_assist.server.catalog.models import Recipe, RecipeOption
-from rewrite_assist.server.validation.models import LintIssue, LintReport
-from rewrite_assist.server.validation.recipe_file import (
+from ..catalog.lookup import RecipeLookup
+from ..catalog.models import Recipe, RecipeOption
+from .models import LintIssue, LintReport
+from .recipe_file import (
     DeclaredRecipe,
     RecipeEntry,
     RecipeFile,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rewrite_assist.server.validation.models import RecipeModule
-from rewrite_assist.server.validation.settings import EngineSettings
+from .models import RecipeModule
+from .settings import EngineSettings
 
 WRAPPER_EXCLUSIONS = ("mvnw", "mvnw.cmd", "**/mvnw", "**/mvnw.cmd", "**/.mvn/wrapper/maven-wrapper.jar")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rewrite_assist.server.catalog.lookup import RecipeLookup
-from rewrite_assist.server.catalog.models import Recipe
-from rewrite_assist.server.validation.models import ModuleResolution, RecipeModule
+from ..catalog.lookup import RecipeLookup
+from ..catalog.models import Recipe
+from .models import ModuleResolution, RecipeModule
 
 # What rewrite-gradle-plugin (ResolveRewriteDependenciesTask) and rewrite-maven-plugin put on the recipe
 # classpath themselves. Anything else (rewrite-docker, rewrite-kotlin, every org.openrewrite.recipe module)

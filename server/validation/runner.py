@@ -22,24 +22,25 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from rewrite_assist.server.catalog.lookup import RecipeLookup
-from rewrite_assist.server.validation import gradle, maven
-from rewrite_assist.server.validation.buildtool import BuildSetup, BuildToolError, detect_build
-from rewrite_assist.server.validation.diagnosis import diagnose
-from rewrite_assist.server.validation.javaversion import JavaRequirement, detect_java_version
-from rewrite_assist.server.validation.jdk import (
+from ..catalog.lookup import RecipeLookup
+from ..errors import UserError
+from . import gradle, maven
+from .buildtool import BuildSetup, BuildToolError, detect_build
+from .diagnosis import diagnose
+from .javaversion import JavaRequirement, detect_java_version
+from .jdk import (
     JdkInstall,
     JdkNotFound,
     discover_jdks,
     inspect_java_home,
     select_jdk,
 )
-from rewrite_assist.server.validation.lint import lint_recipe
-from rewrite_assist.server.validation.models import BuildCheck, ModuleResolution, ValidationResult
-from rewrite_assist.server.validation.modules import resolve_modules
-from rewrite_assist.server.validation.process import Cancelled, run_command, tail
-from rewrite_assist.server.validation.settings import EngineSettings
-from rewrite_assist.server.validation.workspace import Workspace, WorkspaceError, check_git_work_tree
+from .lint import lint_recipe
+from .models import BuildCheck, ModuleResolution, ValidationResult
+from .modules import resolve_modules
+from .process import Cancelled, run_command, tail
+from .settings import EngineSettings
+from .workspace import Workspace, WorkspaceError, check_git_work_tree
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +51,13 @@ DIFF_INLINE_LIMIT = 30_000  # characters of diff returned inline; the file alway
 __all__ = ["Cancelled", "RunOptions", "ValidationFailed", "ValidationRequest", "validate_recipe"]
 
 
-class ValidationFailed(Exception):
+class ValidationFailed(UserError):
     """The run cannot start; ``bad_input`` says whether the caller's arguments are at fault (exit code 2)."""
 
     def __init__(self, message: str, *, bad_input: bool = True) -> None:
         super().__init__(message)
         self.bad_input = bad_input
+        self.exit_code = 2 if bad_input else 1
 
 
 @dataclass
@@ -83,7 +85,7 @@ class RunOptions:
 
 
 def _default_output_dir(options: RunOptions, recipe_name: str) -> Path:
-    from rewrite_assist.server import config
+    from .. import config
 
     base = options.runs_dir or config.home_dir() / "runs"
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -167,7 +169,7 @@ def _check_build(
 
 
 def _metrics(pr_text: str, pr_label: str, diff_text: str, out_dir: Path, result: ValidationResult) -> None:
-    from rewrite_assist.server.diffs import DiffError, analyze_diffs
+    from ..diffs import DiffError, analyze_diffs
 
     try:
         analysis = analyze_diffs(pr_text, diff_text, pr_label=pr_label, recipe_label=str(out_dir / "recipe.diff"))

@@ -14,7 +14,7 @@ from importlib import resources
 
 import yaml
 
-from rewrite_assist.server import SERVER_NAME
+from ..server import SERVER_NAME
 
 TOOL_PREFIX = f"mcp__{SERVER_NAME}__"
 

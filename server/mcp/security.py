@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..errors import BadInput
 
 _allowed_roots: list[Path] | None = None
 
@@ -25,7 +25,7 @@ def allowed_roots() -> list[Path] | None:
 
 
 def check_path(path: str | Path) -> Path:
-    """Resolve ``path`` and raise ``ToolError`` unless it lies under an allowed root."""
+    """Resolve ``path`` and raise ``BadInput`` unless it lies under an allowed root."""
     resolved = Path(path).expanduser().resolve()
     if _allowed_roots is None:
         return resolved
@@ -33,7 +33,7 @@ def check_path(path: str | Path) -> Path:
         if resolved == root or root in resolved.parents:
             return resolved
     roots = ", ".join(str(r) for r in _allowed_roots)
-    raise ToolError(
+    raise BadInput(
         f"Path {resolved} is outside the directories this server may access ({roots}). "
         "Pass a path under one of them, or restart the server with --allow-root for that directory."
     )

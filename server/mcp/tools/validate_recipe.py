@@ -16,17 +16,13 @@ from typing import Annotated, Any
 import anyio
 import anyio.from_thread
 import anyio.to_thread
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from rewrite_assist.server.security import check_path
-from rewrite_assist.server.state import tool_errors
-from rewrite_assist.server.tools.context import get_state
-from rewrite_assist.server.validation.inputs import RecipeInputError, load_recipe_arg
-from rewrite_assist.server.validation.models import ValidationResult
+from ...validation.inputs import load_recipe_arg
+from ...validation.models import ValidationResult
+from ..registry import Tool, get_state
+from ..security import check_path
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +46,9 @@ def _load_pr_diff(pr_diff: str | None) -> tuple[str, str | None]:
     """(label, text) of the PR diff argument; (label, None) when there is none."""
     if pr_diff is None or not pr_diff.strip():
         return "pr.diff", None
-    from rewrite_assist.server.diffs import DiffError, load_diff
+    from ...diffs import load_diff
 
-    try:
-        return load_diff(pr_diff, what="PR diff", check_path=check_path)
-    except DiffError as exc:
-        raise ToolError(str(exc)) from exc
+    return load_diff(pr_diff, what="PR diff", check_path=check_path)
 
 
 async def validate_recipe_tool(
@@ -76,13 +69,10 @@ async def validate_recipe_tool(
         Field(description="directory for recipe.diff, stats.json and run.log (default: a new one)"),
     ] = None,
 ) -> ValidationResult:
-    from rewrite_assist.server.validation.runner import ValidationFailed, ValidationRequest, validate_recipe
+    from ...validation.runner import ValidationRequest, validate_recipe
 
     state = get_state(ctx)
-    try:
-        _, recipe_text = load_recipe_arg(recipe, check_path=check_path)
-    except RecipeInputError as exc:
-        raise ToolError(str(exc)) from exc
+    _, recipe_text = load_recipe_arg(recipe, check_path=check_path)
     pr_label, pr_text = _load_pr_diff(pr_diff)
     request = ValidationRequest(
         repo=check_path(repo_path),
@@ -95,9 +85,8 @@ async def validate_recipe_tool(
         check_build=check_build,
         output_dir=_resolve(output_dir),
     )
-    with tool_errors(state):
-        lookup = state.store()
-        lookup.check_ready()
+    lookup = state.store()
+    lookup.check_ready()
 
     def progress(step: int, total: int, message: str) -> None:
         try:
@@ -115,10 +104,7 @@ async def validate_recipe_tool(
             finished.set()
 
     try:
-        with tool_errors(state):
-            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
-    except ValidationFailed as exc:
-        raise ToolError(str(exc)) from exc
+        return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
     except anyio.get_cancelled_exc_class():
         cancel.set()  # stops the build; the worker removes the copy, and we wait for that
         with anyio.CancelScope(shield=True):
@@ -126,13 +112,12 @@ async def validate_recipe_tool(
         raise
 
 
-def register(mcp: MCPServer) -> None:
-    mcp.add_tool(
-        validate_recipe_tool,
-        name="validate_recipe",
-        title="Run a recipe on the repository (on a copy)",
-        description=DESCRIPTION,
-        annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
-        ),
-    )
+TOOL = Tool(
+    validate_recipe_tool,
+    name="validate_recipe",
+    title="Run a recipe on the repository (on a copy)",
+    description=DESCRIPTION,
+    read_only=False,
+    idempotent=False,
+    open_world=True,
+)

@@ -1,39 +1,36 @@
-"""The ``rewrite-assist`` command line.
+"""The ``rewrite-assist`` command line (also ``python -m rewrite_assist``).
 
 Each command group lives next to the code it drives and exposes ``register(subparsers)``; this module
-only assembles them, so the CLI and the MCP tools call the same library functions.
+only assembles them and reports failures once: a ``UserError`` is one line on stderr with its exit code.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
-from rewrite_assist import __version__
-from rewrite_assist.server.errors import CatalogUnavailable
+from . import __version__
+from .agents import cli as agents_cli
+from .evaluation import cli as evaluation_cli
+from .ingestion import cli as ingestion_cli
+from .server.diffs import cli as diffs_cli
+from .server.errors import UserError
+from .server.mcp import cli as serve_cli
+from .server.search import cli as search_cli
+from .server.validation import cli as validation_cli
 
-# Modules that add sub-commands. Each defines ``register(subparsers)`` and sets ``func`` on its parsers;
-# ``func(args)`` returns the process exit code.
-COMMAND_MODULES = (
-    "rewrite_assist.ingestion.cli",  # ingest, status, db
-    "rewrite_assist.server.search.cli",  # search, show
-    "rewrite_assist.server.app",  # serve
-    "rewrite_assist.server.diffs.cli",  # analyze-diffs
-    "rewrite_assist.server.validation.cli",  # validate, lint-recipe
-    "rewrite_assist.server.workflow.cli",  # install-agents, check-run
-    "rewrite_assist.evaluation.cli",  # eval
+COMMAND_GROUPS = (
+    ingestion_cli,  # ingest, status, db
+    search_cli,  # search, show
+    serve_cli,  # serve
+    diffs_cli,  # analyze-diffs
+    validation_cli,  # validate, lint-recipe
+    agents_cli,  # install-agents, check-run
+    evaluation_cli,  # eval
 )
-
-
-class CommandError(Exception):
-    """A failure to report as one line on stderr with exit code 2 (bad input) or 1 (failed work)."""
-
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,8 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rewrite-assist {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+    for group in COMMAND_GROUPS:
+        group.register(subparsers)
     return parser
 
 
@@ -62,12 +59,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except CommandError as exc:
+    except UserError as exc:  # expected: the message says what to do
         print(f"rewrite-assist: {exc}", file=sys.stderr)
         return exc.exit_code
-    except CatalogUnavailable as exc:  # database down, catalog empty, model missing: the message says the fix
-        print(f"rewrite-assist: {exc}", file=sys.stderr)
-        return 1
+    except BrokenPipeError:  # the reader stopped early (`| head`): not worth a traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        return 0
     except KeyboardInterrupt:
         print("rewrite-assist: interrupted", file=sys.stderr)
         return 130

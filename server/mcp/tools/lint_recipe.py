@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from rewrite_assist.server.security import check_path
-from rewrite_assist.server.state import tool_errors
-from rewrite_assist.server.tools.context import get_state
-from rewrite_assist.server.validation.inputs import RecipeInputError, load_recipe_arg
-from rewrite_assist.server.validation.models import LintReport
+from ...validation.inputs import load_recipe_arg
+from ...validation.models import LintReport
+from ..registry import Tool, get_state
+from ..security import check_path
 
 DESCRIPTION = """Check an OpenRewrite recipe YAML (rewrite.yml format) without running it.
 
@@ -33,24 +29,18 @@ def lint_recipe_tool(
         str | None, Field(description="the recipe that will run (optional when the file declares one)")
     ] = None,
 ) -> LintReport:
-    from rewrite_assist.server.validation.lint import lint_recipe  # on first use: keeps the server's start fast
+    from ...validation.lint import lint_recipe  # on first use: keeps the server's start fast
 
     state = get_state(ctx)
-    try:
-        _, text = load_recipe_arg(recipe, check_path=check_path)
-    except RecipeInputError as exc:
-        raise ToolError(str(exc)) from exc
-    with tool_errors(state):
-        store = state.store()
-        store.check_ready()
-        return lint_recipe(text, store, recipe_name)
+    _, text = load_recipe_arg(recipe, check_path=check_path)
+    store = state.store()
+    store.check_ready()
+    return lint_recipe(text, store, recipe_name)
 
 
-def register(mcp: MCPServer) -> None:
-    mcp.add_tool(
-        lint_recipe_tool,
-        name="lint_recipe",
-        title="Lint an OpenRewrite recipe YAML",
-        description=DESCRIPTION,
-        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-    )
+TOOL = Tool(
+    lint_recipe_tool,
+    name="lint_recipe",
+    title="Lint an OpenRewrite recipe YAML",
+    description=DESCRIPTION,
+)

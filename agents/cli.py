@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rewrite_assist.server.cli import CommandError
+from ..server.errors import BadInput
 
 
 def register(subparsers: Any) -> None:
@@ -43,12 +43,9 @@ def register(subparsers: Any) -> None:
 
 
 def run_install_agents(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.workflow.install import InstallError, install_agents
+    from .install import install_agents
 
-    try:
-        report = install_agents(args.target, force=args.force)
-    except InstallError as exc:
-        raise CommandError(str(exc), 2) from exc
+    report = install_agents(args.target, force=args.force)
     for line in report.lines():
         print(line)
     if not report.changed and not report.kept_modified:
@@ -59,14 +56,14 @@ def run_install_agents(args: argparse.Namespace) -> int:
 
 
 def run_check_run(args: argparse.Namespace) -> int:
-    from rewrite_assist.server.workflow.check_run import check_run
-    from rewrite_assist.server.workflow.report import render_text
+    from .check_run import check_run
+    from .report import render_text
 
     run_dir: Path = args.output_dir.expanduser()
     if not run_dir.is_dir():
-        raise CommandError(f"{run_dir} is not a directory; pass a run folder such as .output/<timestamp>", 2)
+        raise BadInput(f"{run_dir} is not a directory; pass a run folder such as .output/<timestamp>")
     if not (run_dir / "pr.diff").is_file() and not any(run_dir.glob("option-*")):
-        raise CommandError(f"{run_dir} is not a /rewrite-assist run folder (no pr.diff, no option-*)", 2)
+        raise BadInput(f"{run_dir} is not a /rewrite-assist run folder (no pr.diff, no option-*)")
     lookup, note = (None, "--no-lint given") if args.no_lint else _open_catalog()
     report = check_run(run_dir.resolve(), lookup, note)
     if args.json:
@@ -78,9 +75,9 @@ def run_check_run(args: argparse.Namespace) -> int:
 
 def _open_catalog() -> tuple[Any, str]:
     """The catalog store, or None and the reason it is unavailable (lint is then reported as skipped)."""
-    from rewrite_assist.server import config
-    from rewrite_assist.server.catalog.db import Database, embedded_pgdata
-    from rewrite_assist.server.catalog.store import CatalogStore
+    from ..server import config
+    from ..server.catalog.db import Database, embedded_pgdata
+    from ..server.catalog.store import CatalogStore
 
     if config.database_url() is None and not embedded_pgdata().exists():
         # Starting the embedded server here would create an empty database just to find no catalog.

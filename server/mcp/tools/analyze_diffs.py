@@ -5,18 +5,15 @@ from __future__ import annotations
 import logging
 from typing import Annotated
 
-from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from rewrite_assist.server.diffs import (
+from ...diffs import (
     DEFAULT_MAX_UNMATCHED,
     DiffAnalysis,
-    DiffError,
     analyze_diff_args,
 )
-from rewrite_assist.server.security import check_path
+from ..registry import Tool
+from ..security import check_path
 
 log = logging.getLogger(__name__)
 
@@ -48,26 +45,21 @@ def analyze_diffs_tool(
         int, Field(description="how many unmatched lines to list in missing + extra (0-2000)", ge=0, le=2000)
     ] = DEFAULT_MAX_UNMATCHED,
 ) -> DiffAnalysis:
-    try:
-        analysis = analyze_diff_args(
-            pr_diff,
-            recipe_diff,
-            ignore_whitespace=ignore_whitespace,
-            exclude=exclude or (),
-            max_unmatched=max_unmatched,
-            check_path=check_path,
-        )
-    except DiffError as exc:
-        raise ToolError(str(exc)) from exc
+    analysis = analyze_diff_args(
+        pr_diff,
+        recipe_diff,
+        ignore_whitespace=ignore_whitespace,
+        exclude=exclude or (),
+        max_unmatched=max_unmatched,
+        check_path=check_path,
+    )
     log.debug("analyze_diffs: %s", analysis.summary)
     return analysis
 
 
-def register(mcp: MCPServer) -> None:
-    mcp.add_tool(
-        analyze_diffs_tool,
-        name="analyze_diffs",
-        title="Score a recipe diff against the PR diff",
-        description=DESCRIPTION,
-        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-    )
+TOOL = Tool(
+    analyze_diffs_tool,
+    name="analyze_diffs",
+    title="Score a recipe diff against the PR diff",
+    description=DESCRIPTION,
+)

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from rewrite_assist.server.catalog.details import RecipeDetails, RecipeNotFound, recipe_details
-from rewrite_assist.server.state import tool_errors
-from rewrite_assist.server.tools.context import get_state
+from ...catalog.details import RecipeDetails, recipe_details
+from ...errors import BadInput
+from ..registry import Tool, get_state
 
 DESCRIPTION = """Get one OpenRewrite recipe by id: description, options (types, required flags, examples),
 the recipes a composite runs, preconditions, module coordinates and version, license, examples, and a
@@ -28,19 +25,13 @@ def get_recipe_tool(
 ) -> RecipeDetails:
     state = get_state(ctx)
     if not recipe_id.strip():
-        raise ToolError("recipe_id is empty: pass a recipe id from find_recipes, e.g. org.openrewrite.java.ChangeType.")
-    with tool_errors(state):
-        try:
-            return recipe_details(state.store(), recipe_id, include_markdown=include_markdown)
-        except RecipeNotFound as exc:
-            raise ToolError(str(exc)) from exc
+        raise BadInput("recipe_id is empty: pass a recipe id from find_recipes, e.g. org.openrewrite.java.ChangeType.")
+    return recipe_details(state.store(), recipe_id, include_markdown=include_markdown)
 
 
-def register(mcp: MCPServer) -> None:
-    mcp.add_tool(
-        get_recipe_tool,
-        name="get_recipe",
-        title="Get an OpenRewrite recipe",
-        description=DESCRIPTION,
-        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-    )
+TOOL = Tool(
+    get_recipe_tool,
+    name="get_recipe",
+    title="Get an OpenRewrite recipe",
+    description=DESCRIPTION,
+)

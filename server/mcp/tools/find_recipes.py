@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from rewrite_assist.server.search.hybrid import DEFAULT_MIN_SCORE, QueryError, find_recipes
-from rewrite_assist.server.search.models import SearchFilters, SearchResult
-from rewrite_assist.server.state import tool_errors
-from rewrite_assist.server.tools.context import get_state
+from ...search.hybrid import DEFAULT_MIN_SCORE, find_recipes
+from ...search.models import SearchFilters, SearchResult
+from ..registry import Tool, get_state
 
 DESCRIPTION = f"""Find OpenRewrite recipes that implement a code change.
 
@@ -47,20 +43,12 @@ def find_recipes_tool(
 ) -> SearchResult:
     state = get_state(ctx)
     filters = SearchFilters(module=module, tag=tag, license=license, composite=composite)
-    with tool_errors(state):
-        try:
-            return find_recipes(
-                state.store(), state.embedder, intent, limit=limit, min_score=min_score, filters=filters
-            )
-        except QueryError as exc:
-            raise ToolError(str(exc)) from exc
+    return find_recipes(state.store(), state.embedder, intent, limit=limit, min_score=min_score, filters=filters)
 
 
-def register(mcp: MCPServer) -> None:
-    mcp.add_tool(
-        find_recipes_tool,
-        name="find_recipes",
-        title="Find OpenRewrite recipes",
-        description=DESCRIPTION,
-        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-    )
+TOOL = Tool(
+    find_recipes_tool,
+    name="find_recipes",
+    title="Find OpenRewrite recipes",
+    description=DESCRIPTION,
+)

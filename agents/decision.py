@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from rewrite_assist.server.validation.recipe_file import DeclaredRecipe, parse_recipe_file
+from ..server.validation.recipe_file import DeclaredRecipe, parse_recipe_file
 
 RAN_STATUSES = frozenset({"ok", "no_changes"})
 TEXT_RECIPE_PREFIX = "org.openrewrite.text."

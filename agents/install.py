@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rewrite_assist.server import SERVER_NAME
-from rewrite_assist.server.workflow.prompts import packaged_prompts, workflow_tool_names
+from ..server import SERVER_NAME
+from ..server.errors import BadInput
+from .prompts import packaged_prompts, workflow_tool_names
 
 
-class InstallError(Exception):
+class InstallError(BadInput):
     """The target cannot be installed into; the message says why and what to do."""
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rewrite_assist.server.workflow.check_run import (
+from .check_run import (
     ArtifactState,
     DecisionCheck,
     IntentCheck,

@@ -14,10 +14,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from rewrite_assist.server.catalog.lookup import RecipeLookup
-from rewrite_assist.server.diffs import DiffError, DiffMetrics
-from rewrite_assist.server.workflow import run_layout as layout
-from rewrite_assist.server.workflow.decision import (
+from ..server.catalog.lookup import RecipeLookup
+from ..server.diffs import DiffError, DiffMetrics
+from . import run_layout as layout
+from .decision import (
     RAN_STATUSES,
     OptionOutcome,
     RecipeShape,
@@ -25,7 +25,7 @@ from rewrite_assist.server.workflow.decision import (
     recipe_shape,
     why_before,
 )
-from rewrite_assist.server.workflow.intents import DiffIndex, assess, parse_atomic_intents
+from .intents import DiffIndex, assess, parse_atomic_intents
 
 METRIC_KEYS = tuple(DiffMetrics.model_fields)  # the reference stats.json metric keys, in order
 FLOAT_TOLERANCE = 5e-5  # stats are rounded to 4 decimals
@@ -202,7 +202,7 @@ def _has_option_output(run_dir: Path, n: int) -> bool:
 
 def recompute_metrics(pr_diff: str, recipe_diff: str) -> dict[str, Any]:
     """The analyze_diffs metrics for two diff texts (the same code validate_recipe uses)."""
-    from rewrite_assist.server.diffs import analyze_diffs
+    from ..server.diffs import analyze_diffs
 
     return analyze_diffs(pr_diff, recipe_diff).metrics.model_dump(mode="json")
 
@@ -274,7 +274,7 @@ def _stats_problem(check: StatsCheck) -> str:
 
 
 def _check_lint(run_dir: Path, options: list[int], lookup: RecipeLookup | None, lookup_note: str) -> list[LintCheck]:
-    from rewrite_assist.server.validation.lint import lint_recipe
+    from ..server.validation.lint import lint_recipe
 
     paths = [layout.recipe_yaml(n) for n in options] + [layout.RECOMMENDED_YAML]
     checks: list[LintCheck] = []

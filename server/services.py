@@ -1,0 +1,46 @@
+"""The catalog store and the embedding model, opened once and shared by whoever serves requests.
+
+The CLI, the benchmarks and the MCP server all need the same two things; this is the one place that opens
+them. The database is opened lazily and re-resolved after a failure, so a process started while the
+database is down recovers on the next call once it is back.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from .catalog.db import Database
+from .catalog.store import CatalogStore
+from .embedding import Embedder, default_embedder
+
+
+class Services:
+    def __init__(
+        self,
+        database_factory: Callable[[], Database] = Database.from_environment,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self._database_factory = database_factory
+        self._store: CatalogStore | None = None
+        self._lock = threading.Lock()
+        self.embedder = embedder or default_embedder()
+
+    def store(self) -> CatalogStore:
+        """The catalog store, connecting (or starting the embedded database) on first use."""
+        with self._lock:
+            if self._store is None:
+                self._store = CatalogStore(self._database_factory())
+            return self._store
+
+    def forget_connection(self) -> None:
+        """Drop the pool so the next call resolves and connects again."""
+        with self._lock:
+            if self._store is not None:
+                self._store.db.reset()
+            self._store = None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._store is not None:
+                self._store.db.close()
