@@ -15,7 +15,6 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import Client
-from mcp.server.mcpserver.exceptions import ToolError
 
 from rewrite_assist.server.errors import BadInput
 from rewrite_assist.server.mcp import security
@@ -104,7 +103,7 @@ def test_allowed_roots_confine_file_paths(tmp_path: Path) -> None:
         assert security.check_path(diff) == diff.resolve()
         with pytest.raises(BadInput, match="outside the directories"):
             security.check_path(tmp_path / "elsewhere.diff")
-        with pytest.raises(ToolError, match="outside the directories"):
+        with pytest.raises(BadInput, match="outside the directories"):
             security.check_path(inside / ".." / "elsewhere.diff")
 
         async def run():
