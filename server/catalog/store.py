@@ -75,17 +75,6 @@ class CatalogStore:
             return cast(_T, cached[1])
 
     # -- schema -------------------------------------------------------------------------------------
-    def ensure_schema(self, model_keys: Iterable[str] = ()) -> None:
-        with self.db.connection() as conn, conn.cursor() as cur:
-            cur.execute(schema.TABLES)
-            for key in model_keys:
-                cur.execute(schema.hnsw_index_sql(key))
-            cur.execute(
-                "INSERT INTO catalog_meta (key, value) VALUES ('schema_version', %s) "
-                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                (str(schema.SCHEMA_VERSION),),
-            )
-
     def meta(self, *, cur: Any = None) -> dict[str, str]:
         """Catalog metadata; an empty dict when the database has no catalog tables yet."""
         with self.db.cursor(cur) as c:
@@ -197,17 +186,6 @@ class CatalogStore:
                 scored[orig] = max(scored.get(orig, 0), ratio)
         ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
         return [rid for rid, _ in ranked[:limit]]
-
-    def get_module(self, group_id: str, artifact_id: str) -> Module | None:
-        with self.db.connection() as conn, conn.cursor() as cur:
-            cur.execute(
-                "SELECT group_id, artifact_id, version, license FROM modules WHERE group_id = %s AND artifact_id = %s",
-                (group_id, artifact_id),
-            )
-            row = cur.fetchone()
-        if not row:
-            return None
-        return Module(group_id=row[0], artifact_id=row[1], version=row[2], license=row[3])
 
     def stored_hashes(self, model_key: str) -> dict[str, StoredHashes]:
         """Per recipe: its content hash and the hash of the text embedded for ``model_key``."""

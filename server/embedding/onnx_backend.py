@@ -1,9 +1,8 @@
 """The fast backend: the same all-MiniLM-L6-v2 vectors from ONNX Runtime, and a start without torch.
 
-Why: on a 2-core CPU, ONNX Runtime embeds five short queries in ~9 ms where torch takes ~23 ms (one query:
-~3.3 vs ~11 ms) and a full catalog in half the time (4,118 texts: ~23 vs ~51 s), and a process whose model
-is already exported loads it in ~0.4 s instead of ~6 s, at ~190 instead of ~490 MB resident, because
-neither torch nor sentence-transformers is imported.
+Why: on a small CPU, ONNX Runtime embeds queries and the catalog in a fraction of torch's time, and a
+process whose model is already exported starts in a fraction of a second with a third of the memory,
+because neither torch nor sentence-transformers is imported (README, Benchmarks, has the figures).
 
 What: the Hugging Face BertModel plus mean pooling over the attention mask plus L2 normalization, exported
 once by :mod:`.exporter` in a child process and verified there against sentence-transformers (cosine ≥

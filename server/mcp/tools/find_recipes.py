@@ -11,19 +11,14 @@ from ...search.hybrid import DEFAULT_MIN_SCORE, find_recipes
 from ...search.models import SearchFilters, SearchResult
 from ..registry import Tool, get_state
 
-DESCRIPTION = f"""Find OpenRewrite recipes that implement a code change.
+DESCRIPTION = """Find OpenRewrite recipes that implement a code change.
 
-Send ONE intent as 2-5 variations of the same change in a list (reworded; generalised; stated as a
-file/text manipulation): every candidate is scored against every variation and the similarities are fused
-(soft maximum; Reciprocal Rank Fusion, k = 60, when the server runs with REWRITE_ASSIST_FUSION=rrf), so
-recipes several phrasings agree on rank first. Retrieval is hybrid: embeddings
-(all-MiniLM-L6-v2), full-text search (web-search syntax: `-word` keeps recipes containing the word out of
-the full-text matches), and exact matches of recipe ids or class names written in the query;
-the best hits pull in their parent composites, sub-recipes and copies in other modules.
-`min_score` (default {DEFAULT_MIN_SCORE}, measured on the retrieval dev set) drops weak embedding matches;
-it never drops a recipe found by full text or by exact id. Filters: module (artifact id such as
-rewrite-spring), tag, license ("apache" or "moderne"), composite (true = migration composites only).
-Each hit gives its id, options (required flags) and scores; confirm with get_recipe before using it."""
+Pass ONE intent as a list of 2-5 variations of the same change (reworded, generalised, stated as a
+file/text edit): recipes that several phrasings agree on rank first. Recipe ids and class names written in
+the query match exactly; `-word` keeps recipes containing that word out of the text matches. Filters:
+module (artifact id, e.g. rewrite-spring), tag, license ("apache" or "moderne"), composite (true:
+migration composites only). Returns ranked hits with id, display name, description, options (required
+flags) and scores. Confirm a hit with get_recipe before writing it into a recipe."""
 
 
 def find_recipes_tool(
