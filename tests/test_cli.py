@@ -91,3 +91,22 @@ def test_pyproject_packages_cover_every_package_folder() -> None:
             found.add(".".join([package, *rel.parts]))
     assert found <= declared, f"add to pyproject packages: {sorted(found - declared)}"
     assert "server" not in mapping and all(p.startswith("rewrite_assist") for p in declared)
+
+
+def test_wheel_installs_one_namespace_and_no_repository_clutter(tmp_path: Path) -> None:
+    """What lands in site-packages: the package `rewrite_assist` and its metadata, nothing generic."""
+    import zipfile
+
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), "."],
+        cwd=REPO_ROOT,
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("rewrite_assist-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names} == {"rewrite_assist", wheel.name.split("-py")[0] + ".dist-info"}
+    assert "rewrite_assist/server/search/hybrid.py" in names and "rewrite_assist/__main__.py" in names
+    assert "rewrite_assist/agents/commands/rewrite-assist.md" in names
+    assert not [n for n in names if n.startswith(("rewrite_assist/tests/", "rewrite_assist/docker/"))]
+    assert not [n for n in names if "/evaluation/results/" in n or "/evaluation/data/" in n]
