@@ -16,6 +16,7 @@ from fixtures.validation_support import (
     StandIn,
     commit_all,
     make_fake_jdk,
+    no_remote_preflight,  # noqa: F401  (autouse)
     preprocessed_diff,
     unpack_case,
     write_standin,

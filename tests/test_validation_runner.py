@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from fixtures.validation_support import (
     make_fake_jdk,
     make_gradle_repo,
     make_maven_repo,
+    no_remote_preflight,  # noqa: F401  (autouse)
     write_files,
 )
 
@@ -53,7 +55,12 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
     work = tmp_path / "work"
     work.mkdir()
     options = RunOptions(
-        jdk_search_dirs=[jdks], jdk_env={}, settings=EngineSettings(), temp_dir=work, runs_dir=tmp_path / "runs"
+        jdk_search_dirs=[jdks],
+        jdk_env={},
+        settings=EngineSettings(preflight=False),
+        temp_dir=work,
+        runs_dir=tmp_path / "runs",
+        user_home=tmp_path / "home",
     )
     return Env(StandIn(tmp_path, monkeypatch), options, work, jdks, diff_file, tmp_path)
 
@@ -152,22 +159,44 @@ def test_no_changes(env: Env) -> None:
 
 
 @pytest.mark.parametrize(
-    ("output", "diagnosis"),
+    ("output", "status", "diagnosis"),
     [
-        ("> Could not resolve org.openrewrite.recipe:rewrite-github-actions:3.29.0.", "missing module"),
-        ("Caused by: java.lang.IllegalArgumentException: Unsupported class file major version 65", "wrong JDK"),
-        ("Recipe(s) not found: com.example.UpgradeCi", "recipe not found"),
-        ("java.net.UnknownHostException: plugins.gradle.org", "no network"),
-        ("weird failure", "the gradle run failed with exit code 1"),
+        (
+            "> Could not resolve org.openrewrite.recipe:rewrite-github-actions:3.29.0.",
+            "environment_error",
+            "missing module",
+        ),
+        (
+            "Caused by: java.lang.IllegalArgumentException: Unsupported class file major version 65",
+            "environment_error",
+            "wrong JDK",
+        ),
+        ("java.net.UnknownHostException: plugins.gradle.org", "environment_error", "no network"),
+        (
+            "> Could not GET 'https://artifacts.codegenomeproject.org/maven/x.pom'. Received status code 401 from "
+            "server: Unauthorized",
+            "environment_error",
+            "credentials refused",
+        ),
+        ("Recipe(s) not found: com.example.UpgradeCi", "build_failed", "recipe not found"),
+        ("weird failure", "build_failed", "the gradle run failed with exit code 1"),
     ],
 )
-def test_build_failure_is_diagnosed(env: Env, output: str, diagnosis: str) -> None:
+def test_build_failure_is_diagnosed(env: Env, output: str, status: str, diagnosis: str) -> None:
     repo = make_gradle_repo(env.tmp / "repo")
-    env.standin.configure(rewrite={"output": output, "exit": 1})
+    trace = "\n".join(f"\tat org.example.Frame{i}.run(Frame{i}.java:{i})" for i in range(40))
+    env.standin.configure(rewrite={"output": f"{output}\n{trace}\n\t... 12 more", "exit": 1})
     result = run(env, repo)
-    assert result.status == "build_failed"
-    assert result.diagnosis.startswith(diagnosis)
-    assert output in result.log_tail
+    assert result.status == status
+    assert result.diagnosis.startswith(diagnosis) and "\n" not in result.diagnosis
+    if status == "build_failed":
+        assert output in result.log_tail
+        assert "Frame" not in result.log_tail and "more" not in result.log_tail  # traces stay in run.log
+    else:
+        assert result.log_tail is None and str(result.log_path) in result.diagnosis
+    if diagnosis == "credentials refused":
+        assert "REWRITE_ASSIST_MAVEN_TOKEN" in result.diagnosis
+    assert "Frame39" in Path(result.log_path).read_text()
     assert result.diff_path is None
     assert list(env.work.iterdir()) == []
 
@@ -242,9 +271,9 @@ def test_environment_errors(env: Env) -> None:
 
     repo = make_gradle_repo(env.tmp / "repo")
     (repo / "build.gradle").write_text((repo / "build.gradle").read_text().replace("of(17)", "of(25)"))
-    with pytest.raises(ValidationFailed, match=r"needs Java 25 but no JDK 25 was found \(found: ") as info:
-        run(env, repo)
-    assert not info.value.bad_input
+    missing_jdk = run(env, repo)
+    assert missing_jdk.status == "environment_error" and env.standin.calls() == []
+    assert re.match(r"wrong or missing JDK: .*needs Java 25 but no JDK 25 was found \(found: ", missing_jdk.diagnosis)
     # an explicit java_home wins, with a warning
     result_jdk = make_fake_jdk(env.tmp / "other", 21)
     env.standin.configure(rewrite={"apply_diff": str(env.diff_file)})

@@ -17,6 +17,7 @@ from fixtures.validation_support import (
     StandIn,
     make_fake_jdk,
     make_gradle_repo,
+    no_remote_preflight,  # noqa: F401  (autouse)
 )
 from mcp import Client
 
