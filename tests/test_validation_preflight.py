@@ -233,3 +233,29 @@ def test_doctor_one_line_per_check(env: Env, tmp_path: Path) -> None:
     unreachable = [c for c in gone if c.status == "fail"]
     assert [c.name for c in unreachable] == ["OpenRewrite repository", "Maven Central"]
     assert all("unreachable" in c.detail and c.fix for c in unreachable)
+
+
+def test_doctor_command_on_the_session_catalog(
+    catalog: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rewrite-assist doctor --offline`: the real catalog, the machine's JDKs, a Maven cache holding the plugin."""
+    from rewrite_assist.__main__ import main
+
+    monkeypatch.setenv("REWRITE_ASSIST_DATABASE_URL", catalog.db.url)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("GRADLE_USER_HOME", raising=False)
+    assert main(["doctor", "--offline"]) == 1  # empty caches: validate cannot run offline
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("[ok  ] catalog: 41") and "REWRITE_ASSIST_DATABASE_URL" in lines[0]
+    assert lines[-2].startswith("[FAIL] offline caches") and lines[-1].startswith("validate cannot run")
+    assert all(line.startswith("[") for line in lines[:-1])
+
+    write_files(
+        tmp_path / ".m2" / "repository",
+        {"org/openrewrite/maven/rewrite-maven-plugin/6.46.1/rewrite-maven-plugin-6.46.1.pom": "<project/>"},
+    )
+    code = main(["doctor", "--offline", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    jdks = next(c for c in data["checks"] if c["name"] == "JDKs")
+    assert code == (0 if jdks["status"] == "ok" else 1) and data["ok"] is (code == 0)
+    assert {c["name"] for c in data["checks"]} >= {"catalog", "embedding", "JDKs", "Maven cache", "offline caches"}
