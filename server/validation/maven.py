@@ -110,9 +110,13 @@ def settings_xml(user_settings: Path | None, repository: RepositorySettings) -> 
             root = ET.parse(user_settings).getroot()
         except ET.ParseError:
             root = None  # Maven would reject it too; run with ours alone rather than fail on it
-    ns = root.tag[1:].split("}", 1)[0] if root is not None and root.tag.startswith("{") else SETTINGS_NS
+    if root is None:
+        ns = SETTINGS_NS
+    else:  # extend the user's file in its own namespace (or none), so elements never mix namespaces
+        ns = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
     x = _Xml(ns)
-    ET.register_namespace("", ns)
+    if ns:
+        ET.register_namespace("", ns)
     if root is None:
         root = ET.Element(x.tag("settings"))
     env: dict[str, str] = {}

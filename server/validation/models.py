@@ -13,7 +13,6 @@ from pydantic import BaseModel, Field
 
 Severity = Literal["error", "warning"]
 Status = Literal["ok", "lint_failed", "build_failed", "environment_error", "timeout", "no_changes"]
-BuildToolName = Literal["gradle", "maven"]
 
 
 class LintIssue(BaseModel):
@@ -89,7 +88,7 @@ class ValidationResult(BaseModel):
 
     status: Status
     recipe_name: str | None
-    build_tool: BuildToolName | None = None
+    build_tool: str | None = Field(default=None, description="the build tool that ran: gradle or maven")
     java_version: int | None = Field(default=None, description="Java version the build declares, if found")
     java_version_evidence: list[str] = Field(default_factory=list)
     jdk_home: str | None = None

@@ -305,7 +305,7 @@ def _prepare_and_run(
         raise ValidationFailed(str(exc)) from exc
     except BuildToolMissing as exc:
         raise _EnvironmentError(f"no build tool: {exc}") from exc
-    result.build_tool = setup.name  # type: ignore[assignment]  # a registered tool's name
+    result.build_tool = setup.name
     result.warnings.extend(setup.tool.warnings(repo, setup))
 
     step(3, "finding the JDK the build needs")
