@@ -97,6 +97,11 @@ class _Xml:
         self.child(self.child(el, "snapshots"), "enabled", "false")
 
 
+def _namespace(root: ET.Element) -> str:
+    """The namespace of the user's settings, or "": ours extends it in the same one, never mixing them."""
+    return root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
+
+
 def settings_xml(user_settings: Path | None, repository: RepositorySettings) -> tuple[str, dict[str, str]]:
     """The settings file text and the variables its ``${env.…}`` references need.
 
@@ -110,10 +115,7 @@ def settings_xml(user_settings: Path | None, repository: RepositorySettings) -> 
             root = ET.parse(user_settings).getroot()
         except ET.ParseError:
             root = None  # Maven would reject it too; run with ours alone rather than fail on it
-    if root is None:
-        ns = SETTINGS_NS
-    else:  # extend the user's file in its own namespace (or none), so elements never mix namespaces
-        ns = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
+    ns = SETTINGS_NS if root is None else _namespace(root)
     x = _Xml(ns)
     if ns:
         ET.register_namespace("", ns)
