@@ -138,6 +138,8 @@ def _print_result(result: Any) -> None:
         print(f"build: {result.build_tool}; Java {result.java_version or '?'}; JDK {result.jdk_home}")
     if result.modules:
         print("modules: " + ", ".join(result.modules))
+    if result.repository and result.build_tool:
+        print(f"repository: {result.repository}")
     if result.files_changed:
         print(f"files changed ({len(result.files_changed)}): " + ", ".join(result.files_changed))
     if result.metrics:
