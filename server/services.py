@@ -33,11 +33,17 @@ class Services:
                 self._store = CatalogStore(self._database_factory())
             return self._store
 
-    def forget_connection(self) -> None:
-        """Drop the pool so the next call resolves and connects again."""
+    def forget_connection(self, database: Database | None = None) -> None:
+        """Let the next call resolve the database again (and start the embedded one if it stopped).
+
+        ``database`` is the one a call failed to reach: when many concurrent calls fail together, only the
+        first drops it, and a store opened since is kept. Idle connections are closed; connections other
+        threads are using stay theirs until they return them.
+        """
         with self._lock:
-            if self._store is not None:
-                self._store.db.reset()
+            if self._store is None or (database is not None and self._store.db is not database):
+                return
+            self._store.db.reset()
             self._store = None
 
     def close(self) -> None:

@@ -8,10 +8,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio.to_thread
 from mcp.server import MCPServer
 
 from ... import __version__
-from .. import SERVER_NAME
+from .. import SERVER_NAME, config
 from .registry import register_tools
 from .state import AppState
 from .tools import TOOLS
@@ -30,6 +31,7 @@ def create_server(state: AppState | None = None, *, warm_up: bool = True) -> MCP
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
+        size_worker_threads()
         try:
             yield app_state
         finally:
@@ -44,6 +46,26 @@ def create_server(state: AppState | None = None, *, warm_up: bool = True) -> MCP
     )
     register_tools(mcp, TOOLS)
     return mcp
+
+
+WORKER_THREADS_PER_CONNECTION = 4
+
+
+def size_worker_threads() -> int:
+    """Give the event loop's worker threads (where the SDK runs every sync tool) a bound tied to the pool.
+
+    A tool call holds a worker thread for its whole run but a database connection only for its queries,
+    and validate_recipe holds a thread for minutes without one: 4 threads per connection (32 for the
+    default pool of 8) keeps the pool busy under a burst while the rest wait in it, bounded, instead of
+    anyio's fixed 40. Returns the bound.
+    """
+    try:
+        size = config.db_pool_size()
+    except ValueError:
+        size = config.DEFAULT_DB_POOL_SIZE  # the first tool call reports the misconfiguration
+    threads = max(8, WORKER_THREADS_PER_CONNECTION * size)
+    anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+    return threads
 
 
 class WarmUpAfterHandshake:
