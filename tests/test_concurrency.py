@@ -113,7 +113,7 @@ def test_an_exhausted_pool_waits_then_serves(catalog) -> None:
 
 def test_a_pool_wait_that_expires_says_busy_and_retry(catalog) -> None:
     db = Database(catalog.db.url, "embedded", pool_size=1, pool_timeout=0.3)
-    with db.connection(), pytest.raises(CatalogBusy, match="busy.*Retry.*REWRITE_ASSIST_DB_POOL_SIZE"):
+    with db.connection(), pytest.raises(CatalogBusy, match=r"busy.*Retry.*REWRITE_ASSIST_DB_POOL_SIZE"):
         # another thread: a nested acquisition by the holder itself is allowed past the bound
         failure: list[BaseException] = []
 
@@ -151,13 +151,12 @@ def test_a_broken_connection_costs_only_its_own_call(catalog) -> None:
     t = threading.Thread(target=survivor)
     t.start()
     assert survivor_ready.wait(30)
-    with pytest.raises(Exception) as lost:
-        with db.cursor() as cur:
-            cur.execute("SELECT pg_backend_pid()")
-            victim_pid.append(cur.fetchone()[0])
-            with catalog.db.cursor() as killer:
-                killer.execute("SELECT pg_terminate_backend(%s)", (victim_pid[0],))
-            cur.execute("SELECT 1")
+    with pytest.raises(Exception) as lost, db.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        victim_pid.append(cur.fetchone()[0])
+        with catalog.db.cursor() as killer:
+            killer.execute("SELECT pg_terminate_backend(%s)", (victim_pid[0],))
+        cur.execute("SELECT 1")
     victim_done.set()
     t.join(30)
     assert "lost during the call" in str(lost.value) and "retry" in str(lost.value)

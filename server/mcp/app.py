@@ -87,6 +87,69 @@ class WarmUpAfterHandshake:
         return result
 
 
+MAX_REQUEST_BYTES = 16 * 1024 * 1024
+
+
+class BodyLimitMiddleware:
+    """Answer 413 to an HTTP request whose body exceeds ``MAX_REQUEST_BYTES`` (16 MiB: two inline diffs of
+    the 5,000,000-character limit fit), before the server parses any of it.
+
+    The body is read here, up to the limit, and handed on whole: MCP requests are single JSON documents
+    the server reads completely anyway.
+    """
+
+    def __init__(self, app: Any, limit: int = MAX_REQUEST_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._too_large(send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._too_large(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replay([body], receive), send)
+
+    async def _too_large(self, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"text/plain")]})
+        await send(
+            {
+                "type": "http.response.body",
+                "body": f"request body over {self.limit} bytes: send diffs and recipes under the documented "
+                "limits\n".encode(),
+            }
+        )
+
+
+def _replay(messages: list[dict[str, Any]], receive: Any) -> Any:
+    pending = list(messages)
+
+    async def replayed() -> dict[str, Any]:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replayed
+
+
 class BearerTokenMiddleware:
     """Reject HTTP requests without ``Authorization: Bearer <REWRITE_ASSIST_TOKEN>``."""
 
