@@ -64,3 +64,33 @@ def fusion() -> str:
         given = os.environ.get("REWRITE_ASSIST_FUSION")
         raise ValueError(f"REWRITE_ASSIST_FUSION must be one of {', '.join(FUSIONS)}, not {given!r}.")
     return value
+
+
+DEFAULT_DB_POOL_SIZE = 8
+DEFAULT_DB_POOL_TIMEOUT_S = 30.0
+
+
+def _positive(name: str, default: float, kind: type) -> float:
+    raw = (os.environ.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive {kind.__name__}, not {raw!r}.")
+    return float(value)
+
+
+def db_pool_size() -> int:
+    """Most database connections one process opens (``REWRITE_ASSIST_DB_POOL_SIZE``, default 8).
+
+    Calls beyond it wait for a free connection; the MCP server runs tool calls on 4 worker threads per
+    connection, so a burst queues in the pool rather than in the event loop."""
+    return int(_positive("REWRITE_ASSIST_DB_POOL_SIZE", DEFAULT_DB_POOL_SIZE, int))
+
+
+def db_pool_timeout() -> float:
+    """Seconds a call waits for a free connection before failing as busy (``REWRITE_ASSIST_DB_POOL_TIMEOUT``)."""
+    return _positive("REWRITE_ASSIST_DB_POOL_TIMEOUT", DEFAULT_DB_POOL_TIMEOUT_S, float)

@@ -16,6 +16,7 @@ Public API (everything else in this package is internal):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from .analyze import DEFAULT_MAX_UNMATCHED, analyze_diffs
@@ -34,6 +35,9 @@ from .models import (
 )
 from .preprocess import EXCLUDED_FILES
 
+_QUOTED_START = re.compile(r" \(it starts with .*\)(?=; pass the output of)", re.S)
+_QUOTED_PARSE = re.compile(r"(cannot parse the section starting at line \d+): .*", re.S)
+
 
 def analyze_diff_args(
     pr_arg: str,
@@ -48,15 +52,24 @@ def analyze_diff_args(
     """Analyse two diffs each given as a path or as text (what the CLI and the MCP tool receive)."""
     pr_label, pr_text = load_diff(pr_arg, what="PR diff", max_bytes=max_bytes, check_path=check_path)
     recipe_label, recipe_text = load_diff(recipe_arg, what="recipe diff", max_bytes=max_bytes, check_path=check_path)
-    return analyze_diffs(
-        pr_text,
-        recipe_text,
-        ignore_whitespace=ignore_whitespace,
-        exclude=exclude,
-        max_unmatched=max_unmatched,
-        pr_label=pr_label,
-        recipe_label=recipe_label,
-    )
+    try:
+        return analyze_diffs(
+            pr_text,
+            recipe_text,
+            ignore_whitespace=ignore_whitespace,
+            exclude=exclude,
+            max_unmatched=max_unmatched,
+            pr_label=pr_label,
+            recipe_label=recipe_label,
+        )
+    except DiffParseError as exc:
+        read = [name for name, label in (("PR diff", pr_label), ("recipe diff", recipe_label)) if label != INLINE_LABEL]
+        if not any(str(exc).startswith(name) for name in read):
+            raise
+        # The text came from a file: say what is wrong without quoting it (a server must not echo files).
+        message = _QUOTED_START.sub("", str(exc))
+        message = _QUOTED_PARSE.sub(r"\1: not a well-formed unified diff", message)
+        raise DiffParseError(message) from None
 
 
 __all__ = [

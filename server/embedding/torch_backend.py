@@ -8,6 +8,7 @@ local directory, no onnxruntime, or an export that does not reproduce these vect
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,10 @@ class TorchBackend:
             from sentence_transformers import SentenceTransformer
 
             self.model: Any = SentenceTransformer(model_path, device="cpu")
+            # The fast tokenizer changes its truncation/padding state inside each encode call, and two
+            # threads doing that at once fail with "Already borrowed": one encode at a time (torch uses
+            # every core for one batch anyway). The ONNX backend sets its tokenizer once and needs no lock.
+            self._encode_lock = threading.Lock()
         except Exception as exc:
             raise EmbeddingModelError(
                 f"Could not load the embedding model from {model_path!r}: {exc}. {INSTALL_HINT}"
@@ -37,11 +42,12 @@ class TorchBackend:
 
     def encode(self, texts: list[str], *, batch_size: int, show_progress: bool) -> np.ndarray:
         # sentence-transformers sorts by length and batches itself.
-        vectors = self.model.encode(
-            texts,
-            batch_size=batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=show_progress,
-        )
+        with self._encode_lock:
+            vectors = self.model.encode(
+                texts,
+                batch_size=batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=show_progress,
+            )
         return np.asarray(vectors, dtype=np.float32)

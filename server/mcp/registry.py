@@ -66,7 +66,8 @@ def _as_tool_errors(kwargs: dict[str, Any]) -> Iterator[None]:
     except DatabaseUnavailable as exc:
         for value in kwargs.values():
             if isinstance(value, Context):
-                get_state(value).forget_connection()  # the next call reconnects (or restarts the embedded server)
+                # the next call reconnects (or restarts the embedded server)
+                get_state(value).forget_connection(exc.database)
         raise ToolError(f"The catalog database is unavailable: {exc}") from exc
     except UserError as exc:
         raise ToolError(str(exc)) from exc

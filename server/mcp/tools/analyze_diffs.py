@@ -12,6 +12,7 @@ from ...diffs import (
     DiffAnalysis,
     analyze_diff_args,
 )
+from ...limits import check_diff_arg, check_patterns
 from ..registry import Tool
 from ..security import check_path
 
@@ -46,10 +47,10 @@ def analyze_diffs_tool(
     ] = DEFAULT_MAX_UNMATCHED,
 ) -> DiffAnalysis:
     analysis = analyze_diff_args(
-        pr_diff,
-        recipe_diff,
+        check_diff_arg(pr_diff, "pr_diff"),
+        check_diff_arg(recipe_diff, "recipe_diff"),
         ignore_whitespace=ignore_whitespace,
-        exclude=exclude or (),
+        exclude=check_patterns(exclude),
         max_unmatched=max_unmatched,
         check_path=check_path,
     )

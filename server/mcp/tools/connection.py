@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from .... import __version__
 from ... import SERVER_NAME
 from ...catalog.models import CatalogInfo
+from ...limits import MAX_MESSAGE_CHARS, check_optional
 from ..registry import Tool, get_state
 
 
@@ -26,6 +27,7 @@ def test_connection_tool(
     ctx: Context[Any, Any],
     message: Annotated[str | None, Field(description="any text; returned unchanged as `echo`")] = None,
 ) -> ConnectionReport:
+    check_optional(message, "message", max_chars=MAX_MESSAGE_CHARS)
     state = get_state(ctx)
     store = state.store()
     store.check_ready()

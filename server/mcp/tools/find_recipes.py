@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from ...limits import MAX_NAME_CHARS, check_intent, check_optional
 from ...search.hybrid import DEFAULT_MIN_SCORE, find_recipes
 from ...search.models import SearchFilters, SearchResult
 from ..registry import Tool, get_state
@@ -37,6 +38,9 @@ def find_recipes_tool(
     composite: Annotated[bool | None, Field(description="true: composites only; false: leaf recipes only")] = None,
 ) -> SearchResult:
     state = get_state(ctx)
+    intent = check_intent(intent)
+    module = check_optional(module, "module", max_chars=MAX_NAME_CHARS, one_line=True)
+    tag = check_optional(tag, "tag", max_chars=MAX_NAME_CHARS, one_line=True)
     filters = SearchFilters(module=module, tag=tag, license=license, composite=composite)
     return find_recipes(state.store(), state.embedder, intent, limit=limit, min_score=min_score, filters=filters)
 

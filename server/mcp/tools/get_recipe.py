@@ -9,6 +9,7 @@ from pydantic import Field
 
 from ...catalog.details import RecipeDetails, recipe_details
 from ...errors import BadInput
+from ...limits import check_name
 from ..registry import Tool, get_state
 
 DESCRIPTION = """Get one OpenRewrite recipe by id: description, options (types, required flags, examples),
@@ -24,6 +25,7 @@ def get_recipe_tool(
     include_markdown: Annotated[bool, Field(description="also return the cleaned documentation page")] = False,
 ) -> RecipeDetails:
     state = get_state(ctx)
+    check_name(recipe_id, "recipe_id")
     if not recipe_id.strip():
         raise BadInput("recipe_id is empty: pass a recipe id from find_recipes, e.g. org.openrewrite.java.ChangeType.")
     return recipe_details(state.store(), recipe_id, include_markdown=include_markdown)

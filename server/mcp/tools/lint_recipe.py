@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from ...limits import MAX_NAME_CHARS, check_optional, check_recipe_arg, check_yaml_text
 from ...validation.inputs import load_recipe_arg
 from ...validation.models import LintReport
 from ..registry import Tool, get_state
@@ -32,7 +33,9 @@ def lint_recipe_tool(
     from ...validation.lint import lint_recipe  # on first use: keeps the server's start fast
 
     state = get_state(ctx)
-    _, text = load_recipe_arg(recipe, check_path=check_path)
+    check_optional(recipe_name, "recipe_name", max_chars=MAX_NAME_CHARS, one_line=True)
+    _, text = load_recipe_arg(check_recipe_arg(recipe), check_path=check_path)
+    check_yaml_text(text)
     store = state.store()
     store.check_ready()
     return lint_recipe(text, store, recipe_name)

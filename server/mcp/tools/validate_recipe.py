@@ -19,10 +19,18 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from ...limits import (
+    MAX_NAME_CHARS,
+    check_diff_arg,
+    check_optional,
+    check_path_text,
+    check_recipe_arg,
+    check_yaml_text,
+)
 from ...validation.inputs import load_recipe_arg
 from ...validation.models import ValidationResult
 from ..registry import Tool, get_state
-from ..security import check_path
+from ..security import check_path, require_local_files
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +46,8 @@ precision/recall/F1 metrics against it. check_build=true also compiles main and 
 build_failed (see `diagnosis` and `log_tail`), timeout, no_changes. Runs take minutes; lint_recipe first."""
 
 
-def _resolve(path: str | None) -> Path | None:
-    return check_path(path) if path else None
+def _resolve(path: str | None, what: str) -> Path | None:
+    return check_path(check_path_text(path, what)) if path else None
 
 
 def _load_pr_diff(pr_diff: str | None) -> tuple[str, str | None]:
@@ -71,19 +79,22 @@ async def validate_recipe_tool(
 ) -> ValidationResult:
     from ...validation.runner import ValidationRequest, validate_recipe
 
+    require_local_files("validate_recipe")
     state = get_state(ctx)
-    _, recipe_text = load_recipe_arg(recipe, check_path=check_path)
-    pr_label, pr_text = _load_pr_diff(pr_diff)
+    check_optional(recipe_name, "recipe_name", max_chars=MAX_NAME_CHARS, one_line=True)
+    _, recipe_text = load_recipe_arg(check_recipe_arg(recipe), check_path=check_path)
+    check_yaml_text(recipe_text)
+    pr_label, pr_text = _load_pr_diff(None if pr_diff is None else check_diff_arg(pr_diff, "pr_diff"))
     request = ValidationRequest(
-        repo=check_path(repo_path),
+        repo=check_path(check_path_text(repo_path, "repo_path")),
         recipe_text=recipe_text,
         recipe_name=recipe_name,
         pr_diff_text=pr_text,
         pr_diff_label=pr_label,
-        java_home=_resolve(java_home),
+        java_home=_resolve(java_home, "java_home"),
         timeout_s=timeout_s,
         check_build=check_build,
-        output_dir=_resolve(output_dir),
+        output_dir=_resolve(output_dir, "output_dir"),
     )
     lookup = state.store()
     lookup.check_ready()
