@@ -91,3 +91,92 @@ def test_pyproject_packages_cover_every_package_folder() -> None:
             found.add(".".join([package, *rel.parts]))
     assert found <= declared, f"add to pyproject packages: {sorted(found - declared)}"
     assert "server" not in mapping and all(p.startswith("rewrite_assist") for p in declared)
+
+
+# -- a reader that leaves early (`| head -1`) ---------------------------------------------------------------
+
+
+def run_into_closed_pipe(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run the CLI with stdout on a pipe whose read end is already closed: every write fails with EPIPE."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "rewrite_assist", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=300,
+            env={**os.environ, **(env or {})},
+        )
+    finally:
+        os.close(write_end)
+
+
+def big_diffs(tmp_path: Path, lines: int = 20_000) -> tuple[Path, Path]:
+    """A PR diff and a recipe diff whose --details table is far larger than a pipe's buffer."""
+    body = "".join(f"+line {n}\n" for n in range(lines))
+    header = f"diff --git a/f.txt b/f.txt\n--- /dev/null\n+++ b/f.txt\n@@ -0,0 +1,{lines} @@\n"
+    pr, recipe = tmp_path / "pr.diff", tmp_path / "recipe.diff"
+    pr.write_text(header + body)
+    recipe.write_text(header.replace(str(lines), "1") + "+other\n")
+    return pr, recipe
+
+
+def test_closed_pipe_ends_quietly_without_a_catalog(tmp_path: Path) -> None:
+    pr, recipe = big_diffs(tmp_path)
+    for args in (["analyze-diffs", str(pr), str(recipe), "--details", "--max-unmatched", "20000"], ["--help"]):
+        result = run_into_closed_pipe(args)
+        stderr = result.stderr.decode()
+        assert "Traceback" not in stderr and "BrokenPipe" not in stderr, (args, stderr)
+        if args[0] != "--help":  # argparse's own --help is not ours to route through main()
+            assert result.returncode == 0 and stderr == "", (args, stderr)
+
+
+def test_reader_closing_after_the_first_line_ends_quietly(tmp_path: Path) -> None:
+    """The `| head -1` case: the reader takes one line while the command is still writing, then closes."""
+    pr, recipe = big_diffs(tmp_path)
+    command = ["analyze-diffs", str(pr), str(recipe), "--details", "--max-unmatched", "20000"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rewrite_assist", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 0, stderr
+    assert first.strip() and "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+def test_closed_pipe_ends_quietly_with_catalog_commands(catalog) -> None:
+    env = {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url}
+    for args in (
+        ["status", "--json"],
+        ["show", "org.openrewrite.java.ChangeMethodName"],
+        ["search", "migrate to JUnit 5", "--json"],
+        ["search", "migrate to JUnit 5"],
+    ):
+        result = run_into_closed_pipe(args, env)
+        stderr = result.stderr.decode()
+        assert result.returncode == 0 and "Traceback" not in stderr and "BrokenPipe" not in stderr, (args, stderr)
+
+
+def test_logging_is_quiet_by_default_and_verbose_on_request(catalog) -> None:
+    env = {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url}
+    quiet = run(["search", "migrate to JUnit 5", "--limit", "1"], env)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    verbose = run(["-v", "search", "migrate to JUnit 5", "--limit", "1"], env)
+    assert verbose.returncode == 0 and "INFO rewrite_assist." in verbose.stderr
+    assert quiet.stdout.splitlines()[0] == verbose.stdout.splitlines()[0]
+
+
+def test_log_levels_follow_the_flags() -> None:
+    import logging
+
+    from rewrite_assist.__main__ import log_level
+
+    assert log_level(0, False) == logging.WARNING
+    assert log_level(1, False) == logging.INFO
+    assert log_level(2, False) == logging.DEBUG
+    assert log_level(2, True) == logging.ERROR

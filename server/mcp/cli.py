@@ -34,7 +34,8 @@ def register(subparsers: Any) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    logging.getLogger().setLevel(logging.INFO)
+    root = logging.getLogger()
+    root.setLevel(min(root.level, logging.INFO))  # the log is the only view of a running server; -vv still adds debug
     security.set_allowed_roots(args.allow_root or None)
     from .app import create_server
 
