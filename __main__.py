@@ -21,7 +21,7 @@ from .agents import cli as agents_cli
 from .evaluation import cli as evaluation_cli
 from .ingestion import cli as ingestion_cli
 from .server.diffs import cli as diffs_cli
-from .server.errors import UserError
+from .server.errors import UserError, for_cli
 from .server.mcp import cli as serve_cli
 from .server.search import cli as search_cli
 from .server.validation import cli as validation_cli
@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = int(args.func(args) or 0)
     except UserError as exc:  # expected: the message says what to do
-        print(f"rewrite-assist: {exc}", file=sys.stderr)
+        print(f"rewrite-assist: {one_line(for_cli(str(exc)))}", file=sys.stderr)
         return exc.exit_code
     except BrokenPipeError:  # the reader stopped early (`| head`): not worth a traceback
         _discard_stdout()
@@ -92,6 +92,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _discard_stdout()
     return code
+
+
+def one_line(message: str) -> str:
+    """An error message as one line, whatever a library below put into it."""
+    return " ".join(message.split())
 
 
 def _discard_stdout() -> None:

@@ -189,3 +189,9 @@ def test_log_levels_follow_the_flags() -> None:
     assert log_level(1, False) == logging.INFO
     assert log_level(2, False) == logging.DEBUG
     assert log_level(2, True) == logging.ERROR
+
+
+def test_ingest_source_that_is_no_archive_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["ingest", "--source", str(REPO_ROOT / "README.md")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "README.md is not a readable .tar.gz archive (not a tar archive)" in err[0]
