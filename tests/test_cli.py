@@ -195,3 +195,14 @@ def test_ingest_source_that_is_no_archive_is_one_line(capsys: pytest.CaptureFixt
     code = main(["ingest", "--source", str(REPO_ROOT / "README.md")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "README.md is not a readable .tar.gz archive (not a tar archive)" in err[0]
+
+
+def test_search_on_an_empty_catalog_ends_before_the_model_loads(make_database, tmp_path: Path) -> None:
+    """Nothing is left running to wait for: with a fresh home the model would first be exported to ONNX."""
+    empty = make_database("empty")
+    home = tmp_path / "home"
+    result = run(
+        ["search", "migrate to JUnit 5"], {"REWRITE_ASSIST_DATABASE_URL": empty.url, "REWRITE_ASSIST_HOME": str(home)}
+    )
+    assert result.returncode == 1 and "`rewrite-assist ingest`" in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and not (home / "models").exists()
