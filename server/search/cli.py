@@ -75,6 +75,12 @@ def _services() -> Any:
 
 def run_search(args: argparse.Namespace) -> int:
     from ..errors import UserError, for_cli
+
+    services = _services()
+    store = services.store()
+    meta = store.check_ready()  # an empty catalog ends the command here, before the model starts loading
+    services.embedder.warm_up()  # loads while the search code is imported and the ranking snapshot is read
+
     from .filters import check_filters
     from .hybrid import configured_tuning, find_recipes
     from .models import SearchFilters
@@ -82,12 +88,8 @@ def run_search(args: argparse.Namespace) -> int:
     from .snapshot import snapshot_for
 
     filters = SearchFilters(module=args.module, tag=args.tag, license=args.license, composite=args.composite)
-    tuning = configured_tuning()
-    services = _services()
-    store = services.store()
-    meta = store.check_ready()  # an empty catalog ends the command here, before the model starts loading
-    services.embedder.warm_up()  # loads while the ranking snapshot is read
     try:
+        tuning = configured_tuning()
         check_filters(snapshot_for(store, meta, tuning.model_key), filters)
     except UserError:
         _settle(services.embedder)
