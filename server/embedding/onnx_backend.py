@@ -126,7 +126,8 @@ def fingerprint(model_dir: Path) -> str:
             if name.endswith(_FINGERPRINT_SUFFIXES) and not name.startswith(".") and not name.startswith("README"):
                 files.append(Path(root) / name)
     files.sort(key=lambda f: f.relative_to(model_dir).as_posix())
-    signature = [[f.relative_to(model_dir).as_posix(), f.stat().st_size, f.stat().st_mtime_ns] for f in files]
+    stats = [(f.relative_to(model_dir).as_posix(), f.stat()) for f in files]
+    signature: list[list[Any]] = [[path, st.st_size, st.st_mtime_ns] for path, st in stats]  # JSON-comparable
     remembered = _remembered_fingerprints()
     entry = remembered.get(str(model_dir))
     if isinstance(entry, dict) and entry.get("files") == signature and isinstance(entry.get("digest"), str):
@@ -139,7 +140,7 @@ def fingerprint(model_dir: Path) -> str:
         digest.update(f"{file.relative_to(model_dir).as_posix()}\0{content}\n".encode())
     # As git does for its index: a file modified just before hashing could change again within the
     # timestamp's granularity without its size or time changing, so such a digest is not remembered.
-    if all(mtime < hashed_at - _STABLE_NS for _path, _size, mtime in signature):
+    if all(st.st_mtime_ns < hashed_at - _STABLE_NS for _path, st in stats):
         remembered[str(model_dir)] = {"files": signature, "digest": digest.hexdigest()}
         _remember_fingerprints(remembered)
     return digest.hexdigest()
