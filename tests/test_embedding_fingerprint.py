@@ -31,7 +31,7 @@ def settle(folder: Path) -> None:
 
 def test_fingerprint_is_remembered_and_follows_changes(model_dir: Path) -> None:
     first = onnx_backend.fingerprint(model_dir)
-    memo = onnx_backend.config.models_dir() / "fingerprints.json"
+    memo = onnx_backend.config.home_dir() / "cache" / "model-fingerprints.json"
     data = json.loads(memo.read_text())
     assert data[str(model_dir)]["digest"] == first
     # The remembered digest is what a second call returns while the files are unchanged...
@@ -57,11 +57,11 @@ def test_files_modified_moments_ago_are_hashed_every_time(tmp_path: Path, monkey
     first = onnx_backend.fingerprint(folder)
     (folder / "model.safetensors").write_bytes(b"v2")  # same size, possibly the same timestamp
     assert onnx_backend.fingerprint(folder) != first
-    assert not (onnx_backend.config.models_dir() / "fingerprints.json").exists()
+    assert not (onnx_backend.config.home_dir() / "cache" / "model-fingerprints.json").exists()
 
 
 def test_unreadable_memo_is_ignored(model_dir: Path) -> None:
-    memo = onnx_backend.config.models_dir() / "fingerprints.json"
+    memo = onnx_backend.config.home_dir() / "cache" / "model-fingerprints.json"
     memo.parent.mkdir(parents=True)
     memo.write_text("{not json")
     digest = onnx_backend.fingerprint(model_dir)

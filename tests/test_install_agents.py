@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rewrite_assist.agents import cli as workflow_cli
-from rewrite_assist.agents.install import InstallError, install_agents, server_command
+from rewrite_assist.agents.install import CARRIED_SETTINGS, InstallError, install_agents, server_command
 from rewrite_assist.agents.prompts import packaged_prompts, workflow_tool_names
 from rewrite_assist.server.errors import UserError as CommandError
 
@@ -99,7 +99,9 @@ def test_differing_server_entry_is_kept_unless_forced(tmp_path: Path) -> None:
     assert json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["rewrite-assist"] == ENTRY
 
 
-def test_server_command_is_absolute_and_runs_serve() -> None:
+def test_server_command_is_absolute_and_runs_serve(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in CARRIED_SETTINGS:
+        monkeypatch.delenv(name, raising=False)
     entry = server_command()
     assert Path(entry["command"]).is_absolute()
     assert os.access(entry["command"], os.X_OK)

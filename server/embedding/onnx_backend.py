@@ -117,7 +117,7 @@ def fingerprint(model_dir: Path) -> str:
     """SHA-256 over the relative paths and contents of the files that decide the vectors.
 
     Hashing the weights (90 MB) costs a short-lived CLI process a good part of its start, so the digest is
-    remembered beside the exports per model folder, with each file's size and modification time: any
+    remembered in ``REWRITE_ASSIST_HOME/cache/`` per model folder, with each file's size and modification time: any
     change to the files (a reinstall, an edit) makes it hash them again."""
     files = []
     for root, dirs, names in os.walk(model_dir):
@@ -150,7 +150,7 @@ _STABLE_NS = 2_000_000_000
 
 
 def _fingerprints_file() -> Path:
-    return config.models_dir() / "fingerprints.json"
+    return config.home_dir() / "cache" / "model-fingerprints.json"
 
 
 def _remembered_fingerprints() -> dict[str, Any]:
