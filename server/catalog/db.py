@@ -59,6 +59,9 @@ def start_embedded(home: Path | None = None) -> str:
     The server keeps running after this process exits (``stop_embedded`` stops it), so the next command
     or MCP server start only connects.
     """
+    running = embedded_status(home)
+    if running is not None:  # attach without pgserver's start, which waits on a lock shared machine-wide
+        return running
     pgdata = embedded_pgdata(home)
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     try:

@@ -44,7 +44,8 @@ without editing build files (declaring exactly the recipe modules the recipe nee
 precision/recall/F1 metrics against it. check_build=true also compiles main and test sources afterwards
 (build_check.passed): a recipe that breaks the build is not a good recipe. Statuses: ok, lint_failed,
 build_failed (the project's own build failed: see `diagnosis` and `log_tail`), environment_error (this
-machine lacks a JDK, build tool, network or credentials: `diagnosis` says which), timeout, no_changes. Runs take minutes; lint_recipe first."""
+machine lacks a JDK, build tool, network or credentials: `diagnosis` says which), timeout,
+no_changes. Runs take minutes; lint_recipe first."""
 
 
 def _resolve(path: str | None, what: str) -> Path | None:
