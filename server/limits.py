@@ -43,6 +43,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 _CONTROL_ONE_LINE = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
 # Inline file content (diffs, YAML) may hold form feeds and escape codes; only NUL and surrogates break it.
 _CONTROL_CONTENT = re.compile(r"[\x00\ud800-\udfff]")
+# What YAML 1.1 (and PyYAML's reader, which fails outside any error handling on the rest) accepts.
+_NOT_YAML_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _describe(ch: str) -> str:
@@ -161,6 +163,12 @@ def check_yaml_text(text: str, what: str = "the recipe YAML") -> str:
     import yaml
 
     check_text(text, what, max_chars=MAX_YAML_CHARS, content=True)
+    found = _NOT_YAML_PRINTABLE.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise BadInput(
+            f"{what} contains {_describe(found.group())} on line {line}, which YAML does not allow; remove it."
+        )
     if _flow_depth(text) > MAX_YAML_DEPTH:  # before composing: PyYAML recurses once per level
         raise BadInput(f"{what} is nested more than {MAX_YAML_DEPTH} levels deep; flatten it.")
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -196,16 +197,22 @@ def test_database_outage_mid_load_reports_the_reason_and_heals(catalog, embedder
                         outcomes[seen].append(text_of(result) if result.is_error else "ok")
                     await anyio.sleep(0.01)
 
+            async def until(count: Callable[[], int], at_least: int, limit_s: float) -> None:
+                deadline = anyio.current_time() + limit_s
+                while count() < at_least and anyio.current_time() < deadline:
+                    await anyio.sleep(0.05)
+
             async def conductor() -> None:
-                await anyio.sleep(1.5)
+                # Phases end on what happened, not on a clock: the machine may be slow.
+                await until(lambda: len(outcomes["before"]), 16, 300)
                 phase["now"] = "switching"
                 await anyio.to_thread.run_sync(stop_embedded, home)
                 phase["now"] = "outage"
-                await anyio.sleep(1.5)
+                await until(lambda: len(outcomes["outage"]), 16, 60)
                 phase["now"] = "switching"
                 await anyio.to_thread.run_sync(start_embedded, home)
                 phase["now"] = "after"
-                await anyio.sleep(2.0)
+                await until(lambda: len(outcomes["after"]), 32, 300)
                 done.set()
 
             async with anyio.create_task_group() as tg:
