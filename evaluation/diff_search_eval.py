@@ -61,7 +61,7 @@ def evaluate(store: CatalogStore, embedder: Embedder, cases: list[PrCase], *, li
     from ..server.search.diff_search import find_recipes_for_diff
     from ..server.search.hybrid import find_recipes
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for case in cases:
         start = time.perf_counter()
         diff_hits = [h.id for h in find_recipes_for_diff(store, embedder, case.diff, limit=limit).hits]

@@ -210,6 +210,7 @@ def change_shapes(change: Change) -> set[str]:
         if gone or came:
             versions = all(_VERSIONISH.match(t) for t in gone | came)
             shapes.add(f"§{head}~{'version' if versions else 'name'}")
+            shapes.add(f"§{head}~changed")
     for head in added_heads.keys() - removed_heads.keys():
         shapes.add(f"§{head}~added")
     if change.removed and not change.added:

@@ -21,7 +21,7 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -30,8 +30,8 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from ..catalog.examples import StoredExample, as_array, load_examples
-from ..catalog.store import CatalogStore, catalog_revision
-from ..diffs.features import Change, corresponding_value
+from ..catalog.store import CatalogStore, catalog_revision, identifier_words
+from ..diffs.features import Change, corresponding_value, words
 from ..diffs.loader import PathCheck, load_diff
 from ..diffs.models import DiffParseError
 from ..diffs.preprocess import clean_hunk_headers, preprocess
@@ -45,14 +45,18 @@ DESCRIPTION_CHARS = 300
 # Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
 MAX_SEGMENTS = 48
 MAX_LINES_PER_SEGMENT = 60
+QUERY_TEXT_CHARS = 400  # embedding cost grows with text length; the first lines of a hunk carry its gist
 MAX_DIFF_LINES = 200_000  # beyond this the input is refused: split the PR or exclude generated files
 GENERATED_DIRS = ("build/", ".gradle/", "target/", "node_modules/", "out/", ".idea/")
 
 # Weights of the evidence (tuned on the 27 labelled pr-cases: in-sample, see the README).
-W_EMBED = 1.0
-W_LEX = 1.2
+W_EMBED = 0.6
+W_LEX = 2.0
 W_KIND = 0.15
-W_RECIPE = 0.6  # description embedding, for recipes without a matching example
+W_RECIPE = 0.8  # description embedding, for recipes without a matching example
+W_RECIPE_LEX = 1.0  # the hunk's words in a recipe's id, name and description
+W_PARENT = 0.85  # a composite's share of a listed recipe's match
+MAX_PARENTS = 12
 GROUP_SIZE = 5
 COVERAGE_DECAY = 0.55
 
@@ -63,6 +67,9 @@ class Evidence(BaseModel):
     score: float
     example: int | None = Field(description="number of the matched example on the recipe page (None: description)")
     example_file: str | None = None
+    example_recipe: str | None = Field(
+        default=None, description="whose example matched, when it is a recipe this composite runs"
+    )
     matched_tokens: list[str] = Field(default_factory=list, description="changed tokens both sides share")
 
 
@@ -110,11 +117,25 @@ class Segment:
 class _Snapshot:
     examples: list[StoredExample]
     matrix: np.ndarray
-    postings: dict[str, list[int]]
+    postings: dict[str, np.ndarray]  # side-tagged token ("-x", "+x", "§shape") → example indices
     idf: dict[str, float]
+    weights: np.ndarray  # per example: the summed IDF of its side-tagged tokens
+    example_recipes: list[str]
+    kinds: np.ndarray
     recipe_ids: list[str]
     recipe_matrix: np.ndarray
-    by_recipe: dict[str, list[int]] = field(default_factory=dict)
+    parents: dict[str, list[str]]  # recipe → the composites that list it
+    recipe_postings: dict[str, np.ndarray]  # word of an id, name or description → recipe indices
+    recipe_idf: dict[str, float]
+
+
+def _side_tokens(change: Change) -> set[str]:
+    """Removed tokens match removed ones, added match added; shape tokens match each other."""
+    return (
+        {"-" + t for t in change.tokens_removed}
+        | {"+" + t for t in change.tokens_added}
+        | {t for t in change.shapes if not t.startswith("§kind:")}
+    )
 
 
 # -- splitting ---------------------------------------------------------------------------------------
@@ -234,22 +255,46 @@ def _snapshot(store: CatalogStore) -> _Snapshot:
             examples, matrix = load_examples(cur, MODEL_KEY)
             cur.execute("SELECT recipe_id, embedding FROM recipe_embeddings WHERE model = %s", (MODEL_KEY,))
             rows = cur.fetchall()
+            cur.execute("SELECT id, data->'used_by' FROM recipes WHERE used_by_count > 0")
+            parents = {rid: list(used_by or []) for rid, used_by in cur.fetchall()}
+            cur.execute("SELECT id, display_name, left(description, 400) FROM recipes")
+            texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
         keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
         examples = [examples[i] for i in keep]
         matrix = matrix[keep] if len(keep) else matrix[:0]
-        postings: dict[str, list[int]] = defaultdict(list)
-        for i, ex in enumerate(examples):
-            for token in ex.change.tokens():
-                postings[token].append(i)
+        lists: dict[str, list[int]] = defaultdict(list)
+        example_tokens = [_side_tokens(ex.change) for ex in examples]
+        for i, tokens in enumerate(example_tokens):
+            for token in tokens:
+                lists[token].append(i)
         n = max(len(examples), 1)
-        idf = {t: math.log(1 + n / len(ids)) for t, ids in postings.items()}
-        by_recipe: dict[str, list[int]] = defaultdict(list)
-        for i, ex in enumerate(examples):
-            by_recipe[ex.recipe_id].append(i)
+        idf = {t: math.log(1 + n / len(ids)) for t, ids in lists.items()}
+        weights = np.array([sum(idf[t] for t in tokens) for tokens in example_tokens], dtype=np.float32)
+        postings = {t: np.array(ids, dtype=np.int64) for t, ids in lists.items()}
         recipe_ids = [r[0] for r in rows]
+        word_lists: dict[str, list[int]] = defaultdict(list)
+        for j, rid in enumerate(recipe_ids):
+            for word in set(words(texts.get(rid, ""))):
+                word_lists[word].append(j)
+        n_recipes = max(len(recipe_ids), 1)
+        recipe_idf = {w: math.log(1 + n_recipes / len(ids)) for w, ids in word_lists.items()}
+        recipe_postings = {w: np.array(ids, dtype=np.int64) for w, ids in word_lists.items()}
         recipe_matrix = np.vstack([as_array(r[1]) for r in rows]) if rows else np.zeros((0, 1), np.float32)
-        return _Snapshot(examples, matrix, dict(postings), idf, recipe_ids, recipe_matrix, dict(by_recipe))
+        return _Snapshot(
+            examples,
+            matrix,
+            postings,
+            idf,
+            weights,
+            [ex.recipe_id for ex in examples],
+            np.array([ex.change.kind for ex in examples]),
+            recipe_ids,
+            recipe_matrix,
+            parents,
+            recipe_postings,
+            recipe_idf,
+        )
 
     return store.memo("diff-search", catalog_revision(meta), build)
 
@@ -263,41 +308,85 @@ class _Match:
     tokens: list[str]
 
 
-def _lexical(seg: Change, ex: Change, idf: dict[str, float]) -> tuple[float, list[str]]:
-    """Dice overlap of IDF-weighted tokens, removed with removed and added with added."""
-    same = (seg.tokens_removed & ex.tokens_removed) | (seg.tokens_added & ex.tokens_added) | (seg.shapes & ex.shapes)
-    same.discard(f"§kind:{seg.kind}")
-    if not same:
-        return 0.0, []
-    weight = sum(idf.get(t, 1.0) for t in same)
-    total = sum(idf.get(t, 1.0) for t in seg.tokens()) + sum(idf.get(t, 1.0) for t in ex.tokens())
-    ranked = sorted(same, key=lambda t: -idf.get(t, 1.0))
-    return (2 * weight / total if total else 0.0), [t for t in ranked if not t.startswith("§")][:6]
+_SHAPE_VERBS = {
+    "only-added": ("add",),
+    "only-removed": ("remove", "delete"),
+    "version-bump": ("upgrade", "update", "version"),
+    "file-deleted": ("delete", "remove", "file"),
+    "file-added": ("create", "add", "file"),
+    "package-move": ("change", "package"),
+    "type-change": ("change", "type"),
+}
+
+
+def _verbs(shape: str) -> tuple[str, ...]:
+    """Words a recipe doing this kind of edit is usually named with (``§version-bump`` → upgrade ...),
+    and the file kind itself (``§kind:dockerfile`` → docker)."""
+    if shape.startswith("§kind:"):
+        kind = shape.removeprefix("§kind:")
+        return (kind.removesuffix("file"),) if kind == "dockerfile" else (kind,)
+    return _SHAPE_VERBS.get(shape.rsplit(":", 1)[-1].removeprefix("§"), ())
+
+
+def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
+    """The rarest changed tokens a PR hunk and an example share (for the evidence)."""
+    same = _side_tokens(seg) & _side_tokens(ex)
+    ranked = sorted((t for t in same if not t.startswith("§")), key=lambda t: -idf.get(t, 1.0))
+    return [t[1:] for t in ranked][:6]
 
 
 def _score_segment(seg: Change, vec: np.ndarray, snap: _Snapshot) -> dict[str, _Match]:
-    """Best match per recipe for one segment."""
+    """Best match per recipe for one segment: embedding, IDF-weighted Dice overlap of side-tagged tokens
+    (accumulated over the postings), and the file kind."""
     best: dict[str, _Match] = {}
-    if len(snap.examples):
+    count = len(snap.examples)
+    if count:
         cos = snap.matrix @ vec
-        candidates = set(np.argsort(-cos)[:60].tolist())
-        for token in seg.tokens():
+        overlap = np.zeros(count, dtype=np.float32)
+        seg_tokens = _side_tokens(seg)
+        seg_weight = 0.0
+        for token in seg_tokens:
+            weight = snap.idf.get(token, math.log(1 + count))
+            seg_weight += weight
             ids = snap.postings.get(token)
-            if ids is not None and len(ids) <= 400:
-                candidates.update(ids)
-        for i in candidates:
-            ex = snap.examples[i]
-            lex, shared = _lexical(seg, ex.change, snap.idf)
-            kind = 1.0 if ex.change.kind == seg.kind else 0.0
-            score = W_EMBED * float(cos[i]) * (0.6 + 0.4 * kind) + W_LEX * lex + W_KIND * kind
-            current = best.get(ex.recipe_id)
+            if ids is not None:
+                overlap[ids] += weight
+        lexical = 2 * overlap / (seg_weight + snap.weights + 1e-6)
+        kind = (snap.kinds == seg.kind).astype(np.float32)
+        scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_KIND * kind
+        for i in np.argsort(-scores)[:200].tolist():
+            rid = snap.example_recipes[i]
+            if rid not in best:
+                best[rid] = _Match(float(scores[i]), float(cos[i]), i, [])
+    # A composite makes the changes of the recipes it lists: it inherits their matches, slightly discounted,
+    # so a migration whose parts match several hunks can rank above each part.
+    for rid, match in list(best.items()):
+        if match.example is None:
+            continue
+        for parent in snap.parents.get(rid, ())[:MAX_PARENTS]:
+            score = match.score * W_PARENT
+            current = best.get(parent)
             if current is None or score > current.score:
-                best[ex.recipe_id] = _Match(score, float(cos[i]), i, shared)
+                best[parent] = _Match(score, match.cosine, match.example, [])
     if len(snap.recipe_ids):
+        # Recipes by their own words: the hunk's changed tokens (and the verbs its edit shape implies) in
+        # the recipe's id, name and description, as a share of the hunk's token weight; plus the embedding.
+        verbs = {w for shape in seg.shapes for w in _verbs(shape)}
+        # A whole file deleted or created: what changed is the file's existence, not its words.
+        hunk_words = verbs if seg.deleted_file or seg.new_file else (seg.tokens_removed | seg.tokens_added) | verbs
+        hit = np.zeros(len(snap.recipe_ids), dtype=np.float32)
+        total = 1e-6
+        for word in hunk_words:
+            idf = snap.recipe_idf.get(word)
+            if idf is None:
+                continue
+            total += idf
+            hit[snap.recipe_postings[word]] += idf
         rcos = snap.recipe_matrix @ vec
-        for j in np.argsort(-rcos)[:20].tolist():
+        rscore = W_RECIPE * rcos + W_RECIPE_LEX * hit / total
+        for j in np.argsort(-rscore)[:30].tolist():
             rid = snap.recipe_ids[j]
-            score = W_RECIPE * float(rcos[j])
+            score = float(rscore[j])
             current = best.get(rid)
             if current is None or score > current.score:
                 best[rid] = _Match(score, float(rcos[j]), None, [])
@@ -318,7 +407,7 @@ def find_recipes_for_diff(
     _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
     segments, skipped, files, hunks = split_diff(text)
     snap = _snapshot(store)
-    vectors = embedder.encode([s.change.text() for s in segments])
+    vectors = embedder.encode([s.change.text(limit=QUERY_TEXT_CHARS) for s in segments])
     per_segment = [_score_segment(s.change, vectors[n], snap) for n, s in enumerate(segments)]
 
     groups = []
@@ -357,10 +446,11 @@ def find_recipes_for_diff(
                     score=round(match.score, 4),
                     example=ex.example if ex else None,
                     example_file=ex.file if ex else None,
-                    matched_tokens=match.tokens,
+                    example_recipe=ex.recipe_id if ex and ex.recipe_id != rid else None,
+                    matched_tokens=shared_tokens(seg.change, ex.change, snap.idf) if ex else [],
                 )
             )
-            if ex is not None:
+            if ex is not None and ex.recipe_id == rid:  # a listed recipe's parameters are not the composite's
                 for name, value in _suggest(ex, seg.change).items():
                     suggested.setdefault(name, value)
         description = recipe.description
