@@ -69,17 +69,34 @@ def evaluate(store: CatalogStore, embedder: Embedder, cases: list[PrCase], *, li
         start = time.perf_counter()
         intent_hits = [h.id for h in find_recipes(store, embedder, case.intent, limit=limit).hits]
         intent_ms = (time.perf_counter() - start) * 1000
+        both = interleave(diff_hits, intent_hits)[:limit]
         rows.append(
             {
                 "id": case.id,
+                "intent_names_a_label": any(rid in case.intent for rid in case.relevant),
                 "diff": {"ranking": diff_hits, "ms": round(diff_ms, 1), **score(diff_hits, case.relevant)},
                 "intent": {"ranking": intent_hits, "ms": round(intent_ms, 1), **score(intent_hits, case.relevant)},
+                "both": {"ranking": both, **score(both, case.relevant)},
             }
         )
     overall = {
-        system: {k: round(v, 4) for k, v in _mean([r[system] for r in rows]).items()} for system in ("diff", "intent")
+        system: {k: round(v, 4) for k, v in _mean([r[system] for r in rows]).items()}
+        for system in ("diff", "intent", "both")
     }
     return {"limit": limit, "cases": len(rows), "overall": overall, "per_case": rows}
+
+
+def interleave(first: list[str], second: list[str]) -> list[str]:
+    """Alternate two rankings (first's best first), each id once: what an agent running both sees."""
+    out: list[str] = []
+    for pair in zip(first, second, strict=False):
+        for rid in pair:
+            if rid not in out:
+                out.append(rid)
+    for rid in first[len(second) :] + second[len(first) :]:
+        if rid not in out:
+            out.append(rid)
+    return out
 
 
 def _mean(rows: list[dict[str, Any]]) -> dict[str, float]:
@@ -93,12 +110,19 @@ def render(doc: dict[str, Any]) -> str:
         f"pr-cases: {doc['cases']} labelled PRs, top {doc['limit']}",
         f"{'system':<40} {'R@5':>6} {'R@10':>6} {'nDCG@10':>8} {'MRR':>6}",
     ]
-    names = {"diff": "find_recipes_for_diff(pr.diff)", "intent": "find_recipes(case.json intent)"}
+    names = {
+        "diff": "find_recipes_for_diff(pr.diff)",
+        "intent": "find_recipes(case.json intent)",
+        "both": "both, interleaved (top 10)",
+    }
     for system, label in names.items():
         m = doc["overall"][system]
         lines.append(f"{label:<40} {m['recall@5']:>6.3f} {m['recall@10']:>6.3f} {m['ndcg@10']:>8.3f} {m['mrr']:>6.3f}")
+    named = sum(1 for row in doc["per_case"] if row["intent_names_a_label"])
+    lines.append(f"({named} of {doc['cases']} intents name a labelled recipe id in their text, marked *)")
     lines.append("")
     lines.append(f"{'case':<48} {'diff R@10':>9} {'intent R@10':>11}")
     for row in doc["per_case"]:
-        lines.append(f"{row['id']:<48} {row['diff']['recall@10']:>9.2f} {row['intent']['recall@10']:>11.2f}")
+        mark = "*" if row["intent_names_a_label"] else " "
+        lines.append(f"{row['id']:<47}{mark} {row['diff']['recall@10']:>9.2f} {row['intent']['recall@10']:>11.2f}")
     return "\n".join(lines) + "\n"

@@ -335,13 +335,12 @@ def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
     return [t[1:] for t in ranked][:6]
 
 
-def _score_segment(seg: Change, vec: np.ndarray, snap: _Snapshot) -> dict[str, _Match]:
+def _score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: _Snapshot) -> dict[str, _Match]:
     """Best match per recipe for one segment: embedding, IDF-weighted Dice overlap of side-tagged tokens
     (accumulated over the postings), and the file kind."""
     best: dict[str, _Match] = {}
     count = len(snap.examples)
     if count:
-        cos = snap.matrix @ vec
         overlap = np.zeros(count, dtype=np.float32)
         seg_tokens = _side_tokens(seg)
         seg_weight = 0.0
@@ -382,7 +381,6 @@ def _score_segment(seg: Change, vec: np.ndarray, snap: _Snapshot) -> dict[str, _
                 continue
             total += idf
             hit[snap.recipe_postings[word]] += idf
-        rcos = snap.recipe_matrix @ vec
         rscore = W_RECIPE * rcos + W_RECIPE_LEX * hit / total
         for j in np.argsort(-rscore)[:30].tolist():
             rid = snap.recipe_ids[j]
@@ -408,7 +406,10 @@ def find_recipes_for_diff(
     segments, skipped, files, hunks = split_diff(text)
     snap = _snapshot(store)
     vectors = embedder.encode([s.change.text(limit=QUERY_TEXT_CHARS) for s in segments])
-    per_segment = [_score_segment(s.change, vectors[n], snap) for n, s in enumerate(segments)]
+    # One matrix product per side for all segments (cosines: the vectors are normalized).
+    cos = vectors @ snap.matrix.T if len(snap.examples) else np.zeros((len(segments), 0), np.float32)
+    rcos = vectors @ snap.recipe_matrix.T if len(snap.recipe_ids) else np.zeros((len(segments), 0), np.float32)
+    per_segment = [_score_segment(s.change, cos[n], rcos[n], snap) for n, s in enumerate(segments)]
 
     groups = []
     for seg, scores in zip(segments, per_segment, strict=True):
