@@ -24,11 +24,13 @@ from .server.diffs import cli as diffs_cli
 from .server.errors import UserError, for_cli
 from .server.mcp import cli as serve_cli
 from .server.search import cli as search_cli
+from .server.search import diff_cli as search_diff_cli
 from .server.validation import cli as validation_cli
 
 COMMAND_GROUPS = (
     ingestion_cli,  # ingest, status, db
     search_cli,  # search, show
+    search_diff_cli,  # search-diff
     serve_cli,  # serve
     diffs_cli,  # analyze-diffs
     validation_cli,  # validate, lint-recipe

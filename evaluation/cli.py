@@ -35,6 +35,15 @@ def register(subparsers: Any) -> None:
     )
     r.add_argument("--output", type=Path, help="write the JSON here and the summary beside it as <name>_summary.txt")
     r.set_defaults(func=run_retrieval)
+    d = sub.add_parser(
+        "diff-search",
+        help="Recall@5/10, nDCG@10, MRR of find_recipes_for_diff on the labelled pr-cases, beside find_recipes",
+        description="Search each labelled PR's diff with find_recipes_for_diff and its case.json intent with "
+        "find_recipes; score both against evaluation/data/pr-diff-cases.jsonl.",
+    )
+    d.add_argument("--cases", type=Path, default=Path("../shared/data/pr-cases"), help="the pr-cases folder")
+    d.add_argument("--output", type=Path, help="write the JSON here")
+    d.set_defaults(func=run_diff_search)
 
 
 def summary_path(output: Path) -> Path:
@@ -74,4 +83,20 @@ def run_retrieval(args: argparse.Namespace) -> int:
         summary_path(args.output).write_text(summary, encoding="utf-8")
         print(f"wrote {args.output} and {summary_path(args.output)}", file=sys.stderr)
     print(summary, end="")
+    return 0
+
+
+def run_diff_search(args: argparse.Namespace) -> int:
+    from ..server.services import Services
+    from .diff_search_eval import evaluate, load_pr_cases, render
+
+    cases = load_pr_cases(args.cases)
+    state = Services()
+    store = state.store()
+    store.check_ready()
+    doc = evaluate(store, state.embedder, cases)
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    print(render(doc), end="")
     return 0

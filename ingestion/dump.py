@@ -26,6 +26,12 @@ _TABLES: tuple[tuple[str, str, str], ...] = (
         "",
     ),
     ("recipe_embeddings", "recipe_id, model, text_hash, embedding", "WHERE model = %(model)s"),
+    (
+        "recipe_examples",
+        "recipe_id, ordinal, example, file, language, file_kind, parameters, before_text, after_text, diff, "
+        "removed, added, content_hash, search_tsv, model, text_hash, embedding",
+        "",
+    ),
 )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from ..server.catalog.examples import example_rows, stored_example_hashes, write_examples
 from ..server.catalog.models import SkippedPage
 from ..server.catalog.store import CatalogStore, now_iso
 from ..server.embedding import Embedder
@@ -37,6 +38,9 @@ class IngestReport(BaseModel):
     modules: int
     parsed_changed: int
     embedded: int
+    examples: int = 0
+    examples_written: int = 0
+    examples_embedded: int = 0
     unchanged: int
     removed: int
     skipped: list[SkippedPage] = Field(default_factory=list)
@@ -49,6 +53,7 @@ class IngestReport(BaseModel):
             f"{self.modules} modules, from {self.source}",
             f"Changed: {self.parsed_changed} written, {self.embedded} embedded, {self.unchanged} unchanged, "
             f"{self.removed} removed; {len(self.skipped)} pages skipped; {self.seconds:.1f} s",
+            f"Examples: {self.examples} files, {self.examples_written} written, {self.examples_embedded} embedded",
         ]
         lines += [f"  skipped {s.path}: {s.reason}" for s in self.skipped]
         return "\n".join(lines)
@@ -92,13 +97,34 @@ def ingest(
         if previous is None or previous.text_hash != th:
             to_embed[recipe.id] = (th, text)
 
+    rows = example_rows(recipes)
+    if store.meta():
+        with store.db.cursor() as cur:
+            stored_examples = stored_example_hashes(cur, MODEL_KEY)
+    else:
+        stored_examples = {}
+    examples_to_embed = {
+        row.key: (row.text_hash(), row.embedding_text())
+        for row in rows
+        if not row.change.is_empty and stored_examples.get(row.key, ("", None))[1] != row.text_hash()
+    }
+    examples_changed = set(stored_examples) != {row.key for row in rows} or any(
+        stored_examples[row.key][0] != row.content_hash() for row in rows if row.key in stored_examples
+    )
+
     vectors = {}
+    example_vectors = {}
     mark = time.perf_counter()
     if to_embed:
         ids = list(to_embed)
         log.info("embedding %d recipe(s)", len(ids))
         matrix = embedder.encode([to_embed[i][1] for i in ids], show_progress=progress)
         vectors = {rid: (to_embed[rid][0], matrix[n]) for n, rid in enumerate(ids)}
+    if examples_to_embed:
+        keys = list(examples_to_embed)
+        log.info("embedding %d example(s)", len(keys))
+        matrix = embedder.encode([examples_to_embed[k][1] for k in keys], show_progress=progress)
+        example_vectors = {k: (examples_to_embed[k][0], matrix[n]) for n, k in enumerate(keys)}
     stages["embed"] = time.perf_counter() - mark
     mark = time.perf_counter()
 
@@ -112,7 +138,15 @@ def ingest(
         "embedding_key": MODEL_KEY,
         "recipe_count": str(len(recipes)),
     }
-    if changed or vectors or set(stored) != {r.id for r in recipes} or not store.meta().get("ingested_at"):
+    written: list[int] = []
+    if (
+        changed
+        or vectors
+        or examples_changed
+        or example_vectors
+        or set(stored) != {r.id for r in recipes}
+        or not store.meta().get("ingested_at")
+    ):
         removed = store.write_catalog(
             recipes=recipes,
             changed_ids=changed,
@@ -120,6 +154,7 @@ def ingest(
             embeddings=vectors,
             model_key=MODEL_KEY,
             meta=meta,
+            also=lambda cur: written.append(write_examples(cur, rows, model_key=MODEL_KEY, embeddings=example_vectors)),
         )
     else:
         removed = 0
@@ -132,6 +167,9 @@ def ingest(
         modules=len(parsed.modules),
         parsed_changed=len(changed),
         embedded=len(vectors),
+        examples=len(rows),
+        examples_written=sum(written),
+        examples_embedded=len(example_vectors),
         unchanged=unchanged,
         removed=removed,
         skipped=parsed.skipped,

@@ -49,6 +49,7 @@ def test_server_lists_the_tools_the_workflow_needs(schemas: dict[str, dict[str, 
     assert used == {
         "test_connection",
         "find_recipes",
+        "find_recipes_for_diff",
         "get_recipe",
         "lint_recipe",
         "validate_recipe",

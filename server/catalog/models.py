@@ -34,8 +34,14 @@ class RecipeRef(BaseModel):
 
 
 class RecipeExample(BaseModel):
-    """One before/after example for one file, as shown on the recipe page."""
+    """One before/after example for one file, as shown on the recipe page.
 
+    ``example`` numbers the page's examples (1 on a page with one; files of one example share it) and
+    ``parameters`` are the option values that example ran with (unset ``null`` ones left out).
+    """
+
+    example: int = 1
+    parameters: dict[str, str] = Field(default_factory=dict)
     file: str | None = None
     language: str | None = None
     before: str | None = None

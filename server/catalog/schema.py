@@ -10,7 +10,7 @@ import re
 
 from ..config import EMBEDDING_DIM
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: recipe_examples
 
 # HNSW build parameters (pgvector defaults, stated explicitly so a dump restores the same index).
 HNSW_M = 16
@@ -61,9 +61,34 @@ CREATE TABLE IF NOT EXISTS recipe_embeddings (
     embedding vector({EMBEDDING_DIM}) NOT NULL,
     PRIMARY KEY (recipe_id, model)
 );
+
+-- One row per file of a recipe page's examples (derived from recipes.data at ingest, written in the same
+-- transaction): searchable by the changed lines' full text and embedding (diff search).
+CREATE TABLE IF NOT EXISTS recipe_examples (
+    recipe_id    text NOT NULL REFERENCES recipes (id) ON DELETE CASCADE,
+    ordinal      integer NOT NULL,
+    example      integer NOT NULL,
+    file         text,
+    language     text,
+    file_kind    text NOT NULL,
+    parameters   jsonb NOT NULL DEFAULT '{{}}',
+    before_text  text,
+    after_text   text,
+    diff         text,
+    removed      text NOT NULL DEFAULT '',
+    added        text NOT NULL DEFAULT '',
+    content_hash text NOT NULL,
+    search_tsv   tsvector NOT NULL,
+    model        text,
+    text_hash    text,
+    embedding    vector({EMBEDDING_DIM}),
+    PRIMARY KEY (recipe_id, ordinal)
+);
+
+CREATE INDEX IF NOT EXISTS recipe_examples_search_tsv_idx ON recipe_examples USING gin (search_tsv);
 """
 
-ALL_TABLES = ("recipe_embeddings", "recipes", "modules", "catalog_meta")
+ALL_TABLES = ("recipe_examples", "recipe_embeddings", "recipes", "modules", "catalog_meta")
 
 
 def hnsw_index_name(model_key: str) -> str:

@@ -210,11 +210,13 @@ class CatalogStore:
         embeddings: Mapping[str, tuple[str, np.ndarray]],
         model_key: str,
         meta: Mapping[str, str],
+        also: Callable[[Any], object] | None = None,
     ) -> int:
         """Replace the catalog in ONE transaction: a failure leaves the previous catalog intact.
 
         ``changed_ids`` are rewritten; recipes absent from ``recipes`` are deleted; ``embeddings`` maps
-        recipe id → (text hash, vector) for the ones to (re-)embed. Returns the number of removed recipes.
+        recipe id → (text hash, vector) for the ones to (re-)embed; ``also(cursor)`` writes derived tables
+        (the examples) inside the same transaction. Returns the number of removed recipes.
         """
         from psycopg2.extras import execute_values
 
@@ -243,6 +245,8 @@ class CatalogStore:
                     page_size=500,
                 )
             _upsert_embeddings(cur, model_key, embeddings)
+            if also is not None:
+                also(cur)
             # After the bulk insert: building the HNSW graph once is much cheaper than growing it row by row.
             cur.execute(schema.hnsw_index_sql(model_key))
             cur.execute("DELETE FROM modules")

@@ -1,0 +1,128 @@
+"""``rewrite-assist eval diff-search``: find_recipes_for_diff on the labelled pr-cases, beside find_recipes
+on each case's intent text.
+
+The labels (``evaluation/data/pr-diff-cases.jsonl``) say which catalog recipes reproduce each PR's
+changes (grade 2: the core change, 1: a part or a helpful step). Both systems are scored with the same
+metrics as the retrieval evaluation (Recall@5/10 over every labelled recipe, nDCG@10, MRR).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..server.catalog.store import CatalogStore
+from ..server.embedding import Embedder
+from ..server.errors import BadInput
+from .metrics import ndcg_at, recall_at, reciprocal_rank
+
+LABELS = Path(__file__).resolve().parent / "data" / "pr-diff-cases.jsonl"
+METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr")
+
+
+@dataclass
+class PrCase:
+    id: str
+    relevant: dict[str, int]
+    diff: str
+    intent: str
+
+
+def load_pr_cases(cases_dir: Path, labels: Path = LABELS) -> list[PrCase]:
+    """The labelled cases with their PR diff and intent text from ``cases_dir`` (the pr-cases folder)."""
+    if not cases_dir.is_dir():
+        raise BadInput(f"pr-cases folder not found: {cases_dir} (pass --cases DIR)")
+    out = []
+    for line in labels.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        folder = cases_dir / row["id"]
+        case = json.loads((folder / "case.json").read_text(encoding="utf-8"))
+        diff = (folder / "pr.diff").read_text(encoding="utf-8", errors="replace")
+        out.append(PrCase(row["id"], {k: int(v) for k, v in row["relevant"].items()}, diff, case["intent"]))
+    return out
+
+
+def score(ranking: list[str], relevant: dict[str, int]) -> dict[str, float]:
+    return {
+        "recall@5": recall_at(ranking, relevant, 5),
+        "recall@10": recall_at(ranking, relevant, 10),
+        "ndcg@10": ndcg_at(ranking, relevant, 10),
+        "mrr": reciprocal_rank(ranking, relevant),
+    }
+
+
+def evaluate(store: CatalogStore, embedder: Embedder, cases: list[PrCase], *, limit: int = 10) -> dict[str, Any]:
+    """Per case and overall metrics of both systems, with latencies."""
+    from ..server.search.diff_search import find_recipes_for_diff
+    from ..server.search.hybrid import find_recipes
+
+    rows: list[dict[str, Any]] = []
+    for case in cases:
+        start = time.perf_counter()
+        diff_hits = [h.id for h in find_recipes_for_diff(store, embedder, case.diff, limit=limit).hits]
+        diff_ms = (time.perf_counter() - start) * 1000
+        start = time.perf_counter()
+        intent_hits = [h.id for h in find_recipes(store, embedder, case.intent, limit=limit).hits]
+        intent_ms = (time.perf_counter() - start) * 1000
+        both = interleave(diff_hits, intent_hits)[:limit]
+        rows.append(
+            {
+                "id": case.id,
+                "intent_names_a_label": any(rid in case.intent for rid in case.relevant),
+                "diff": {"ranking": diff_hits, "ms": round(diff_ms, 1), **score(diff_hits, case.relevant)},
+                "intent": {"ranking": intent_hits, "ms": round(intent_ms, 1), **score(intent_hits, case.relevant)},
+                "both": {"ranking": both, **score(both, case.relevant)},
+            }
+        )
+    overall = {
+        system: {k: round(v, 4) for k, v in _mean([r[system] for r in rows]).items()}
+        for system in ("diff", "intent", "both")
+    }
+    return {"limit": limit, "cases": len(rows), "overall": overall, "per_case": rows}
+
+
+def interleave(first: list[str], second: list[str]) -> list[str]:
+    """Alternate two rankings (first's best first), each id once: what an agent running both sees."""
+    out: list[str] = []
+    for pair in zip(first, second, strict=False):
+        for rid in pair:
+            if rid not in out:
+                out.append(rid)
+    for rid in first[len(second) :] + second[len(first) :]:
+        if rid not in out:
+            out.append(rid)
+    return out
+
+
+def _mean(rows: list[dict[str, Any]]) -> dict[str, float]:
+    if not rows:
+        return dict.fromkeys(METRICS, 0.0)
+    return {m: sum(r[m] for r in rows) / len(rows) for m in METRICS}
+
+
+def render(doc: dict[str, Any]) -> str:
+    lines = [
+        f"pr-cases: {doc['cases']} labelled PRs, top {doc['limit']}",
+        f"{'system':<40} {'R@5':>6} {'R@10':>6} {'nDCG@10':>8} {'MRR':>6}",
+    ]
+    names = {
+        "diff": "find_recipes_for_diff(pr.diff)",
+        "intent": "find_recipes(case.json intent)",
+        "both": "both, interleaved (top 10)",
+    }
+    for system, label in names.items():
+        m = doc["overall"][system]
+        lines.append(f"{label:<40} {m['recall@5']:>6.3f} {m['recall@10']:>6.3f} {m['ndcg@10']:>8.3f} {m['mrr']:>6.3f}")
+    named = sum(1 for row in doc["per_case"] if row["intent_names_a_label"])
+    lines.append(f"({named} of {doc['cases']} intents name a labelled recipe id in their text, marked *)")
+    lines.append("")
+    lines.append(f"{'case':<48} {'diff R@10':>9} {'intent R@10':>11}")
+    for row in doc["per_case"]:
+        mark = "*" if row["intent_names_a_label"] else " "
+        lines.append(f"{row['id']:<47}{mark} {row['diff']['recall@10']:>9.2f} {row['intent']['recall@10']:>11.2f}")
+    return "\n".join(lines) + "\n"

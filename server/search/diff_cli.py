@@ -1,0 +1,43 @@
+"""CLI mirror of the ``find_recipes_for_diff`` tool: ``rewrite-assist search-diff PR_DIFF``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("search-diff", help="find recipes whose documented examples resemble a PR diff")
+    p.add_argument("pr_diff", help="path to the PR's unified diff (or the diff text itself)")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_search_diff)
+
+
+def run_search_diff(args: argparse.Namespace) -> int:
+    from ..services import Services
+    from .diff_search import find_recipes_for_diff
+
+    state = Services()
+    result = find_recipes_for_diff(state.store(), state.embedder, args.pr_diff, limit=args.limit)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+        return 0
+    print(f"{result.files} files, {result.hunks} hunks, {result.searched_segments} searched")
+    for n, hit in enumerate(result.hits, start=1):
+        print(f"{n}. {hit.id}  [{hit.module}; score {hit.fusion_score:.3f}; matched {hit.matched_variations} hunks]")
+        print(f"   {hit.display_name}")
+        for ev in hit.evidence[:2]:
+            where = f"{ev.file} hunk {ev.hunk}" if ev.hunk else f"{ev.file} (merged hunks)"
+            example = f"example {ev.example}" if ev.example is not None else "description"
+            tokens = f" ({', '.join(ev.matched_tokens[:4])})" if ev.matched_tokens else ""
+            print(f"   {where} ~ {example}{tokens}")
+        if hit.suggested_options:
+            print("   options: " + ", ".join(f"{k}={v}" for k, v in hit.suggested_options.items()))
+    if result.hint:
+        print(result.hint)
+    for item in result.skipped[:10]:
+        print(f"skipped {item}")
+    if len(result.skipped) > 10:
+        print(f"skipped {len(result.skipped) - 10} more")
+    return 0

@@ -1,0 +1,534 @@
+"""Search recipes by the change itself: a PR diff against the before/after examples on recipe pages.
+
+An agent holding a PR diff otherwise has to put the change into words and hope they meet a recipe's
+description. Here the diff is split per file and hunk, and each hunk is compared with every example
+stored in the catalog (``recipe_examples``) on three kinds of evidence:
+
+- the embedding of the hunk's removed/added lines against the example's (same text format both sides),
+- lexical overlap of changed tokens (class and package names, coordinates, keys, versions, and "shape"
+  tokens such as "the tag of a FROM line changed"), weighted by how rare each token is among examples,
+  removed tokens against removed, added against added,
+- the file kind (Gradle, Maven, YAML, Dockerfile, Java, properties, ...).
+
+Recipes without examples are still reachable through their description embedding, with a lower weight.
+Per hunk the best recipes form a group; over the whole diff, recipes are picked greedily so the hits
+cover the diff's different changes rather than repeating the recipes of its largest file.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field
+from unidiff import PatchSet
+from unidiff.errors import UnidiffParseError
+
+from ..catalog.examples import StoredExample, as_array, load_examples
+from ..catalog.store import CatalogStore, catalog_revision, identifier_words
+from ..diffs.features import Change, corresponding_value, words
+from ..diffs.loader import PathCheck, load_diff
+from ..diffs.models import DiffParseError
+from ..diffs.preprocess import clean_hunk_headers, preprocess
+from ..embedding import Embedder
+from ..errors import BadInput
+from .models import OptionSummary, SearchHit
+
+MODEL_KEY = "all-MiniLM-L6-v2"
+DESCRIPTION_CHARS = 300
+
+# Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
+MAX_SEGMENTS = 48
+MAX_LINES_PER_SEGMENT = 60
+QUERY_TEXT_CHARS = 400  # embedding cost grows with text length; the first lines of a hunk carry its gist
+MAX_DIFF_LINES = 200_000  # beyond this the input is refused: split the PR or exclude generated files
+GENERATED_DIRS = ("build/", ".gradle/", "target/", "node_modules/", "out/", ".idea/")
+
+# Weights of the evidence (tuned on the 27 labelled pr-cases: in-sample, see the README).
+W_EMBED = 0.6
+W_LEX = 2.0
+W_KIND = 0.15
+W_RECIPE = 0.8  # description embedding, for recipes without a matching example
+W_RECIPE_LEX = 1.0  # the hunk's words in a recipe's id, name and description
+W_PARENT = 0.85  # a composite's share of a listed recipe's match
+MAX_PARENTS = 12
+GROUP_SIZE = 5
+COVERAGE_DECAY = 0.55
+
+
+class Evidence(BaseModel):
+    file: str = Field(description="the PR file the match is in")
+    hunk: int = Field(description="1-based hunk number within that file (0: the whole file, merged)")
+    score: float
+    example: int | None = Field(description="number of the matched example on the recipe page (None: description)")
+    example_file: str | None = None
+    example_recipe: str | None = Field(
+        default=None, description="whose example matched, when it is a recipe this composite runs"
+    )
+    matched_tokens: list[str] = Field(default_factory=list, description="changed tokens both sides share")
+
+
+class DiffSearchHit(SearchHit):
+    evidence: list[Evidence] = Field(default_factory=list, description="best matches, strongest first")
+    suggested_options: dict[str, str] = Field(
+        default_factory=dict, description="option values read off the PR where an example's parameter lines up"
+    )
+
+
+class GroupHit(BaseModel):
+    id: str
+    score: float
+
+
+class HunkGroup(BaseModel):
+    file: str
+    hunk: int
+    kind: str
+    header: str
+    recipes: list[GroupHit]
+
+
+class DiffSearchResult(BaseModel):
+    hits: list[DiffSearchHit]
+    groups: list[HunkGroup]
+    files: int
+    hunks: int
+    searched_segments: int
+    skipped: list[str] = Field(default_factory=list, description="what was not searched, and why")
+    hint: str | None = None
+
+
+@dataclass
+class Segment:
+    """One searched unit: a hunk, or a whole file when hunks were merged."""
+
+    file: str
+    hunk: int
+    header: str
+    change: Change
+
+
+@dataclass
+class _Snapshot:
+    examples: list[StoredExample]
+    matrix: np.ndarray
+    postings: dict[str, np.ndarray]  # side-tagged token ("-x", "+x", "§shape") → example indices
+    idf: dict[str, float]
+    weights: np.ndarray  # per example: the summed IDF of its side-tagged tokens
+    example_recipes: list[str]
+    kinds: np.ndarray
+    recipe_ids: list[str]
+    recipe_matrix: np.ndarray
+    parents: dict[str, list[str]]  # recipe → the composites that list it
+    recipe_postings: dict[str, np.ndarray]  # word of an id, name or description → recipe indices
+    recipe_idf: dict[str, float]
+
+
+def _side_tokens(change: Change) -> set[str]:
+    """Removed tokens match removed ones, added match added; shape tokens match each other."""
+    return (
+        {"-" + t for t in change.tokens_removed}
+        | {"+" + t for t in change.tokens_added}
+        | {t for t in change.shapes if not t.startswith("§kind:")}
+    )
+
+
+# -- splitting ---------------------------------------------------------------------------------------
+def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list[str], int, int]:
+    """The diff's segments, what was skipped, and the counts of files and hunks seen.
+
+    Raises ``BadInput`` for an empty diff, text that is not a diff, a diff of binary files only, and a
+    diff over ``MAX_DIFF_LINES`` lines.
+    """
+    if not text.strip():
+        raise BadInput(f"{name} is empty: pass the output of `git diff <base> <head>` or the path to a .diff file")
+    lines = text.count("\n")
+    if lines > MAX_DIFF_LINES:
+        raise BadInput(
+            f"{name} has {lines:,} lines, over the {MAX_DIFF_LINES:,}-line limit; search per file "
+            "(git diff <base> <head> -- <path>) or exclude generated files (git diff -- . ':!build')"
+        )
+    pre = preprocess(text)
+    skipped = [f"{path}: binary" for path in pre.binary]
+    skipped += [f"{path}: generated wrapper script" for path in pre.excluded]
+    by_file: dict[str, list[Segment]] = {}
+    files = hunks = 0
+    for section in pre.sections:
+        try:
+            patch = PatchSet(clean_hunk_headers(section.text(pre.text)))
+        except (UnidiffParseError, ValueError, IndexError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise DiffParseError(
+                f"{name}: cannot parse the section starting at line {pre.line_number(section.start)}: {first}"
+            ) from exc
+        for patched in patch:
+            files += 1
+            path = patched.path
+            if patched.is_binary_file:
+                skipped.append(f"{path}: binary")
+                continue
+            if any(path.startswith(d) or f"/{d}" in path for d in GENERATED_DIRS):
+                skipped.append(f"{path}: build output")
+                continue
+            for number, hunk in enumerate(patched, start=1):
+                hunks += 1
+                removed = [line.value.rstrip("\n") for line in hunk if line.line_type == "-"]
+                added = [line.value.rstrip("\n") for line in hunk if line.line_type == "+"]
+                change = Change(
+                    _kind(path, removed + added),
+                    removed,
+                    added,
+                    deleted_file=patched.is_removed_file,
+                    new_file=patched.is_added_file,
+                )
+                if not change.is_empty:
+                    header = (
+                        f"@@ -{hunk.source_start},{hunk.source_length} +{hunk.target_start},{hunk.target_length} @@"
+                    )
+                    by_file.setdefault(path, []).append(Segment(path, number, header, change))
+    if not files and not pre.binary and not pre.excluded:
+        first = text.strip().split("\n", 1)[0][:60]
+        raise BadInput(
+            f"{name} is not a unified diff: no 'diff --git', '---'/'+++' or '@@' line found (it starts with "
+            f"{first!r}); pass the output of `git diff` or the path to a .diff file"
+        )
+    if not by_file:
+        reason = "binary files" if pre.binary or any("binary" in s for s in skipped) else "no changed text lines"
+        raise BadInput(f"{name} has nothing to search: {reason} only ({'; '.join(skipped[:5]) or 'empty hunks'})")
+    return _cap(by_file, skipped), skipped, files, hunks
+
+
+def _kind(path: str, lines: Sequence[str]) -> str:
+    from ..diffs.features import file_kind
+
+    return file_kind(path, None, "\n".join(lines[:20]))
+
+
+def _cap(by_file: dict[str, list[Segment]], skipped: list[str]) -> list[Segment]:
+    """Keep the work bounded: hunks beyond the budget are merged per file, then whole files left out."""
+    segments = [s for segs in by_file.values() for s in segs]
+    if len(segments) > MAX_SEGMENTS:
+        segments = []
+        for path, segs in by_file.items():
+            if len(segs) == 1:
+                segments.append(segs[0])
+                continue
+            removed = [line for s in segs for line in s.change.removed]
+            added = [line for s in segs for line in s.change.added]
+            first = segs[0].change
+            merged = Change(first.kind, removed, added, deleted_file=first.deleted_file, new_file=first.new_file)
+            segments.append(Segment(path, 0, f"{len(segs)} hunks merged", merged))
+        if len(by_file) < len(segments) + 1 and any(len(s) > 1 for s in by_file.values()):
+            skipped.append(f"hunks merged per file ({sum(len(s) for s in by_file.values())} hunks > {MAX_SEGMENTS})")
+    if len(segments) > MAX_SEGMENTS:
+        # Build and configuration files first (they carry the coordinates and versions), then by size.
+        order = {"gradle": 0, "maven": 0, "properties": 1, "yaml": 1, "dockerfile": 1, "xml": 2}
+        segments.sort(key=lambda s: (order.get(s.change.kind, 3), -len(s.change.removed) - len(s.change.added)))
+        for left_out in segments[MAX_SEGMENTS:]:
+            skipped.append(f"{left_out.file}: not searched (over {MAX_SEGMENTS} files)")
+        segments = segments[:MAX_SEGMENTS]
+    for seg in segments:
+        change = seg.change
+        if len(change.removed) + len(change.added) > MAX_LINES_PER_SEGMENT:
+            half = MAX_LINES_PER_SEGMENT // 2
+            seg.change = Change(
+                change.kind,
+                change.removed[:half],
+                change.added[:half],
+                deleted_file=change.deleted_file,
+                new_file=change.new_file,
+            )
+    return segments
+
+
+# -- the catalog side --------------------------------------------------------------------------------
+def _snapshot(store: CatalogStore) -> _Snapshot:
+    meta = store.check_ready()
+
+    def build() -> _Snapshot:
+        with store.db.cursor() as cur:
+            examples, matrix = load_examples(cur, MODEL_KEY)
+            cur.execute("SELECT recipe_id, embedding FROM recipe_embeddings WHERE model = %s", (MODEL_KEY,))
+            rows = cur.fetchall()
+            cur.execute("SELECT id, data->'used_by' FROM recipes WHERE used_by_count > 0")
+            parents = {rid: list(used_by or []) for rid, used_by in cur.fetchall()}
+            cur.execute("SELECT id, display_name, left(description, 400) FROM recipes")
+            texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
+        # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
+        keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
+        examples = [examples[i] for i in keep]
+        matrix = matrix[keep] if len(keep) else matrix[:0]
+        lists: dict[str, list[int]] = defaultdict(list)
+        example_tokens = [_side_tokens(ex.change) for ex in examples]
+        for i, tokens in enumerate(example_tokens):
+            for token in tokens:
+                lists[token].append(i)
+        n = max(len(examples), 1)
+        idf = {t: math.log(1 + n / len(ids)) for t, ids in lists.items()}
+        weights = np.array([sum(idf[t] for t in tokens) for tokens in example_tokens], dtype=np.float32)
+        postings = {t: np.array(ids, dtype=np.int64) for t, ids in lists.items()}
+        recipe_ids = [r[0] for r in rows]
+        word_lists: dict[str, list[int]] = defaultdict(list)
+        for j, rid in enumerate(recipe_ids):
+            for word in set(words(texts.get(rid, ""))):
+                word_lists[word].append(j)
+        n_recipes = max(len(recipe_ids), 1)
+        recipe_idf = {w: math.log(1 + n_recipes / len(ids)) for w, ids in word_lists.items()}
+        recipe_postings = {w: np.array(ids, dtype=np.int64) for w, ids in word_lists.items()}
+        recipe_matrix = np.vstack([as_array(r[1]) for r in rows]) if rows else np.zeros((0, 1), np.float32)
+        return _Snapshot(
+            examples,
+            matrix,
+            postings,
+            idf,
+            weights,
+            [ex.recipe_id for ex in examples],
+            np.array([ex.change.kind for ex in examples]),
+            recipe_ids,
+            recipe_matrix,
+            parents,
+            recipe_postings,
+            recipe_idf,
+        )
+
+    return store.memo("diff-search", catalog_revision(meta), build)
+
+
+# -- scoring -----------------------------------------------------------------------------------------
+@dataclass
+class _Match:
+    score: float
+    cosine: float
+    example: int | None  # index into snapshot.examples
+    tokens: list[str]
+
+
+_SHAPE_VERBS = {
+    "only-added": ("add",),
+    "only-removed": ("remove", "delete"),
+    "version-bump": ("upgrade", "update", "version"),
+    "file-deleted": ("delete", "remove", "file"),
+    "file-added": ("create", "add", "file"),
+    "package-move": ("change", "package"),
+    "type-change": ("change", "type"),
+}
+
+
+def _verbs(shape: str) -> tuple[str, ...]:
+    """Words a recipe doing this kind of edit is usually named with (``§version-bump`` → upgrade ...),
+    and the file kind itself (``§kind:dockerfile`` → docker)."""
+    if shape.startswith("§kind:"):
+        kind = shape.removeprefix("§kind:")
+        return (kind.removesuffix("file"),) if kind == "dockerfile" else (kind,)
+    return _SHAPE_VERBS.get(shape.rsplit(":", 1)[-1].removeprefix("§"), ())
+
+
+def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
+    """The rarest changed tokens a PR hunk and an example share (for the evidence)."""
+    same = _side_tokens(seg) & _side_tokens(ex)
+    ranked = sorted((t for t in same if not t.startswith("§")), key=lambda t: -idf.get(t, 1.0))
+    return [t[1:] for t in ranked][:6]
+
+
+def _score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: _Snapshot) -> dict[str, _Match]:
+    """Best match per recipe for one segment: embedding, IDF-weighted Dice overlap of side-tagged tokens
+    (accumulated over the postings), and the file kind."""
+    best: dict[str, _Match] = {}
+    count = len(snap.examples)
+    if count:
+        overlap = np.zeros(count, dtype=np.float32)
+        seg_tokens = _side_tokens(seg)
+        seg_weight = 0.0
+        for token in seg_tokens:
+            weight = snap.idf.get(token, math.log(1 + count))
+            seg_weight += weight
+            ids = snap.postings.get(token)
+            if ids is not None:
+                overlap[ids] += weight
+        lexical = 2 * overlap / (seg_weight + snap.weights + 1e-6)
+        kind = (snap.kinds == seg.kind).astype(np.float32)
+        scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_KIND * kind
+        for i in np.argsort(-scores)[:200].tolist():
+            rid = snap.example_recipes[i]
+            if rid not in best:
+                best[rid] = _Match(float(scores[i]), float(cos[i]), i, [])
+    # A composite makes the changes of the recipes it lists: it inherits their matches, slightly discounted,
+    # so a migration whose parts match several hunks can rank above each part.
+    for rid, match in list(best.items()):
+        if match.example is None:
+            continue
+        for parent in snap.parents.get(rid, ())[:MAX_PARENTS]:
+            score = match.score * W_PARENT
+            current = best.get(parent)
+            if current is None or score > current.score:
+                best[parent] = _Match(score, match.cosine, match.example, [])
+    if len(snap.recipe_ids):
+        # Recipes by their own words: the hunk's changed tokens (and the verbs its edit shape implies) in
+        # the recipe's id, name and description, as a share of the hunk's token weight; plus the embedding.
+        verbs = {w for shape in seg.shapes for w in _verbs(shape)}
+        # A whole file deleted or created: what changed is the file's existence, not its words.
+        hunk_words = verbs if seg.deleted_file or seg.new_file else (seg.tokens_removed | seg.tokens_added) | verbs
+        hit = np.zeros(len(snap.recipe_ids), dtype=np.float32)
+        total = 1e-6
+        for word in hunk_words:
+            idf = snap.recipe_idf.get(word)
+            if idf is None:
+                continue
+            total += idf
+            hit[snap.recipe_postings[word]] += idf
+        rscore = W_RECIPE * rcos + W_RECIPE_LEX * hit / total
+        for j in np.argsort(-rscore)[:30].tolist():
+            rid = snap.recipe_ids[j]
+            score = float(rscore[j])
+            current = best.get(rid)
+            if current is None or score > current.score:
+                best[rid] = _Match(score, float(rcos[j]), None, [])
+    return best
+
+
+def find_recipes_for_diff(
+    store: CatalogStore,
+    embedder: Embedder,
+    pr_diff: str,
+    *,
+    limit: int = 10,
+    check_path: PathCheck | None = None,
+) -> DiffSearchResult:
+    """Recipes whose documented examples make changes like the PR diff's (text, or a path to it)."""
+    if not 1 <= limit <= 50:
+        raise BadInput(f"limit must be between 1 and 50, got {limit}")
+    _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
+    segments, skipped, files, hunks = split_diff(text)
+    snap = _snapshot(store)
+    vectors = embedder.encode([s.change.text(limit=QUERY_TEXT_CHARS) for s in segments])
+    # One matrix product per side for all segments (cosines: the vectors are normalized).
+    cos = vectors @ snap.matrix.T if len(snap.examples) else np.zeros((len(segments), 0), np.float32)
+    rcos = vectors @ snap.recipe_matrix.T if len(snap.recipe_ids) else np.zeros((len(segments), 0), np.float32)
+    per_segment = [_score_segment(s.change, cos[n], rcos[n], snap) for n, s in enumerate(segments)]
+
+    groups = []
+    for seg, scores in zip(segments, per_segment, strict=True):
+        top = sorted(scores.items(), key=lambda kv: -kv[1].score)[:GROUP_SIZE]
+        groups.append(
+            HunkGroup(
+                file=seg.file,
+                hunk=seg.hunk,
+                kind=seg.change.kind,
+                header=seg.header,
+                recipes=[GroupHit(id=rid, score=round(m.score, 4)) for rid, m in top],
+            )
+        )
+
+    ranked = _pick(per_segment, limit)
+    recipes = store.get_recipes([rid for rid, _ in ranked])
+    hits = []
+    for rid, total in ranked:
+        recipe = recipes.get(rid)
+        if recipe is None:
+            continue
+        matches = sorted(
+            ((n, per_segment[n][rid]) for n in range(len(segments)) if rid in per_segment[n]),
+            key=lambda nm: -nm[1].score,
+        )
+        evidence = []
+        suggested: dict[str, str] = {}
+        for n, match in matches[:3]:
+            seg = segments[n]
+            ex = snap.examples[match.example] if match.example is not None else None
+            evidence.append(
+                Evidence(
+                    file=seg.file,
+                    hunk=seg.hunk,
+                    score=round(match.score, 4),
+                    example=ex.example if ex else None,
+                    example_file=ex.file if ex else None,
+                    example_recipe=ex.recipe_id if ex and ex.recipe_id != rid else None,
+                    matched_tokens=shared_tokens(seg.change, ex.change, snap.idf) if ex else [],
+                )
+            )
+            if ex is not None and ex.recipe_id == rid:  # a listed recipe's parameters are not the composite's
+                for name, value in _suggest(ex, seg.change).items():
+                    suggested.setdefault(name, value)
+        description = recipe.description
+        if len(description) > DESCRIPTION_CHARS:
+            description = description[: DESCRIPTION_CHARS - 1].rstrip() + "…"
+        hits.append(
+            DiffSearchHit(
+                id=rid,
+                display_name=recipe.display_name,
+                description=description,
+                tags=recipe.tags,
+                module=recipe.module,
+                license=recipe.license,
+                is_composite=recipe.is_composite,
+                sub_recipe_count=len(recipe.recipe_list),
+                options=[OptionSummary(name=o.name, required=o.required) for o in recipe.options],
+                cosine_score=round(max(m.cosine for _, m in matches), 4),
+                fusion_score=round(total, 6),
+                matched_variations=len(matches),
+                evidence=evidence,
+                suggested_options=suggested,
+            )
+        )
+    hint = None
+    if not hits:
+        hint = "No recipe example resembles this diff; describe the change in words with find_recipes."
+    return DiffSearchResult(
+        hits=hits,
+        groups=groups,
+        files=files,
+        hunks=hunks,
+        searched_segments=len(segments),
+        skipped=skipped,
+        hint=hint,
+    )
+
+
+def _pick(per_segment: list[dict[str, _Match]], limit: int) -> list[tuple[str, float]]:
+    """Greedy selection over the whole diff: a recipe's value is its best segment score weighted by how
+    much of that segment is still uncovered, plus a little for every other segment it matches well."""
+    weights = [1.0] * len(per_segment)
+    tops = [max((m.score for m in scores.values()), default=0.0) for scores in per_segment]
+    candidates: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for n, scores in enumerate(per_segment):
+        for rid, m in sorted(scores.items(), key=lambda kv: -kv[1].score)[:25]:
+            candidates[rid].append((n, m.score))
+    chosen: list[tuple[str, float]] = []
+    while candidates and len(chosen) < limit:
+
+        def value(rid: str) -> float:
+            parts = sorted((weights[n] * s for n, s in candidates[rid]), reverse=True)
+            return parts[0] + 0.15 * sum(parts[1:4])
+
+        rid = max(candidates, key=lambda r: (value(r), r))
+        chosen.append((rid, value(rid)))
+        for n, s in candidates.pop(rid):
+            if s >= 0.85 * tops[n]:
+                weights[n] *= COVERAGE_DECAY
+    return chosen
+
+
+def _suggest(ex: StoredExample, change: Change) -> dict[str, str]:
+    """Option values for the recipe, read off the PR hunk where an example parameter lines up with it."""
+    out: dict[str, str] = {}
+    for name, value in ex.parameters.items():
+        if len(value) < 2 or value in {"true", "false"}:
+            continue
+        found = corresponding_value(value, ex.change.added, change.added)
+        if found is None:
+            found = corresponding_value(value, ex.change.removed, change.removed)
+        if found is not None:
+            out[name] = found
+    return out
+
+
+def timed_search(store: CatalogStore, embedder: Embedder, text: str, limit: int = 10) -> tuple[Any, float]:
+    """Run one search and return it with its wall time in seconds (for the benchmark)."""
+    start = time.perf_counter()
+    result = find_recipes_for_diff(store, embedder, text, limit=limit)
+    return result, time.perf_counter() - start

@@ -1,0 +1,229 @@
+"""Search by the change itself: examples stored as rows, the PR-diff splitter, its error cases, and the
+CLI and MCP tool returning the same hits, against the real docs snapshot and real pr-cases."""
+
+from __future__ import annotations
+
+import json
+import tarfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import require_snapshot, shared_data_dir
+from test_cli import run
+from test_mcp_server import call, text_of
+
+from rewrite_assist.ingestion.page import parse_page
+from rewrite_assist.server.catalog.examples import example_rows, write_examples
+from rewrite_assist.server.catalog.models import Recipe
+from rewrite_assist.server.diffs.features import corresponding_value, example_change, file_kind
+from rewrite_assist.server.errors import BadInput
+from rewrite_assist.server.search import diff_search
+from rewrite_assist.server.search.diff_search import find_recipes_for_diff, split_diff
+
+
+def pr_case(name: str) -> Path:
+    path = shared_data_dir() / "pr-cases" / name / "pr.diff"
+    if not path.exists():
+        pytest.skip(f"pr-case not found at {path}")
+    return path
+
+
+def page(relative: str) -> Recipe:
+    """One real recipe page from the docs snapshot, parsed as ingest parses it."""
+    with tarfile.open(require_snapshot()) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("docs/recipes/" + relative))
+        handle = tar.extractfile(member)
+        assert handle is not None
+        return parse_page("docs/recipes/" + relative, handle.read().decode("utf-8"))
+
+
+# -- examples from real pages of each kind -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("relative", "kind", "parameter"),
+    [
+        ("gradle/updategradlewrapper.md", "properties", ("version", "7.4.2")),
+        ("docker/changefrom.md", "dockerfile", ("newTag", "22.04")),
+        ("gradle/upgradedependencyversion.md", "gradle", ("groupId", "com.fasterxml.jackson.core")),
+        ("maven/upgradedependencyversion.md", "maven", None),
+        ("yaml/changepropertykey.md", "yaml", ("newPropertyKey", "a.b.c")),
+        ("java/changepackage.md", "java", None),
+        ("properties/changepropertykey.md", "properties", None),
+        ("github/setupjavaupgradejavaversion.md", "yaml", None),
+    ],
+)
+def test_examples_of_each_kind_parse_with_parameters(relative: str, kind: str, parameter: Any) -> None:
+    recipe = page(relative)
+    assert recipe.examples, relative
+    first = recipe.examples[0]
+    change = example_change(
+        file=first.file, language=first.language, before=first.before, after=first.after, diff=first.diff
+    )
+    assert change.kind == kind
+    assert change.removed or change.added
+    if parameter is not None:
+        name, value = parameter
+        assert first.parameters.get(name) == value
+    assert "null" not in first.parameters.values()
+
+
+def test_pages_with_several_examples_number_them() -> None:
+    recipe = page("yaml/changepropertykey.md")
+    numbers = [e.example for e in recipe.examples]
+    assert numbers == sorted(numbers) and numbers[0] == 1 and numbers[-1] >= 3
+    assert recipe.examples[1].parameters["oldPropertyKey"] == "management.metrics.binders.*.enabled"
+
+
+def test_file_kinds() -> None:
+    assert file_kind("build.gradle") == "gradle"
+    assert file_kind("a/pom.xml") == "maven"
+    assert file_kind("Dockerfile") == "dockerfile"
+    assert file_kind(".github/workflows/ci.yml") == "yaml"
+    assert file_kind("gradle/wrapper/gradle-wrapper.properties") == "properties"
+    assert file_kind(None, "groovy") == "gradle"
+    assert file_kind(None, "xml", "<project><artifactId>x</artifactId></project>") == "maven"
+
+
+def test_an_example_parameter_lines_up_with_the_pr_value() -> None:
+    example = ["distributionUrl=https\\://downloads.gradle.org/distributions/gradle-7.4.2-bin.zip"]
+    pr = ["distributionUrl=https\\://services.gradle.org/distributions/gradle-8.1-bin.zip"]
+    assert corresponding_value("7.4.2", example, pr) == "8.1"
+    assert corresponding_value("7.4.2", example, ["something else entirely"]) is None
+
+
+# -- the catalog rows ------------------------------------------------------------------------------------
+def test_examples_are_stored_as_rows_and_get_recipe_keeps_them(catalog) -> None:
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        cur.execute("SELECT count(*) FROM recipe_examples")
+        stored = cur.fetchone()[0]
+        cur.execute(
+            "SELECT file_kind, parameters, added, embedding IS NOT NULL FROM recipe_examples "
+            "WHERE recipe_id = 'org.openrewrite.gradle.UpdateGradleWrapper' ORDER BY ordinal"
+        )
+        kind, params, added, embedded = cur.fetchone()
+        cur.execute("SELECT count(*) FROM recipe_examples WHERE search_tsv @@ to_tsquery('simple', 'distributionurl')")
+        searchable = cur.fetchone()[0]
+    recipes = catalog.get_recipes(catalog.all_ids())
+    assert stored == sum(len(r.examples) for r in recipes.values()) > 1500
+    assert kind == "properties" and params == {"version": "7.4.2"} and "gradle-7.4.2-bin.zip" in added and embedded
+    assert searchable >= 1
+    wrapper = catalog.get_recipe("org.openrewrite.gradle.UpdateGradleWrapper")
+    assert wrapper is not None and wrapper.examples[0].parameters == {"version": "7.4.2"}
+
+
+def test_example_rows_are_written_only_when_they_change(catalog) -> None:
+    recipes = list(catalog.get_recipes(catalog.all_ids()).values())
+    rows = example_rows(recipes)
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        assert write_examples(cur, rows, model_key="all-MiniLM-L6-v2", embeddings={}) == 0
+        wrapper = next(r for r in recipes if r.id == "org.openrewrite.gradle.UpdateGradleWrapper")
+        wrapper.examples[0].diff = (wrapper.examples[0].diff or "") + "\n+extra=1"
+        assert write_examples(cur, example_rows(recipes), model_key="all-MiniLM-L6-v2", embeddings={}) == 1
+        cur.execute("SELECT added FROM recipe_examples WHERE recipe_id = %s AND ordinal = 0", (wrapper.id,))
+        assert "extra=1" in cur.fetchone()[0]
+        conn.rollback()  # leave the shared catalog as ingested
+
+
+# -- the splitter and its errors -------------------------------------------------------------------------
+def test_split_real_pr_per_file_and_hunk() -> None:
+    segments, skipped, files, hunks = split_diff(pr_case("payment-processing-service-pr1").read_text())
+    assert files == 2 and hunks == 3 and not skipped
+    assert {(s.file, s.change.kind) for s in segments} == {
+        ("build.gradle", "gradle"),
+        ("gradle/wrapper/gradle-wrapper.properties", "properties"),
+    }
+    wrapper = next(s for s in segments if s.change.kind == "properties")
+    assert wrapper.change.removed[0].startswith("distributionUrl=") and "8.1" in wrapper.change.added[0]
+
+
+def test_split_skips_binary_and_build_outputs_and_says_so() -> None:
+    segments, skipped, _, _ = split_diff(pr_case("user-management-service-pr1").read_text())
+    assert [s.file for s in segments] == ["build.gradle"]
+    assert any(": binary" in s for s in skipped) and any(": build output" in s for s in skipped)
+
+
+def test_large_diffs_are_capped_and_say_what_was_merged() -> None:
+    hunks = "".join(f"@@ -{i * 10},1 +{i * 10},1 @@\n-v{i}=1\n+v{i}=2\n" for i in range(1, 120))
+    text = f"diff --git a/x.properties b/x.properties\n--- a/x.properties\n+++ b/x.properties\n{hunks}"
+    files = "".join(
+        f"diff --git a/f{n}.properties b/f{n}.properties\n--- a/f{n}.properties\n+++ b/f{n}.properties\n"
+        f"@@ -1,1 +1,1 @@\n-k=1\n+k=2\n"
+        for n in range(80)
+    )
+    segments, skipped, _, hunk_count = split_diff(text + files)
+    assert hunk_count == 199 and len(segments) <= diff_search.MAX_SEGMENTS
+    assert any("merged" in s for s in skipped) and any("not searched" in s for s in skipped)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "is empty"),
+        ("   \n", "is empty"),
+        ("hello\nthis is a letter, not a diff\n", "is not a unified diff"),
+        (
+            "diff --git a/gradle/wrapper/gradle-wrapper.jar b/gradle/wrapper/gradle-wrapper.jar\n"
+            "index 1b6c787..7f93135 100644\nBinary files a/gradle/wrapper/gradle-wrapper.jar and "
+            "b/gradle/wrapper/gradle-wrapper.jar differ\n",
+            "binary files only",
+        ),
+    ],
+)
+def test_bad_diffs_are_bad_input(text: str, message: str) -> None:
+    with pytest.raises(BadInput, match=message):
+        split_diff(text)
+
+
+def test_huge_diff_is_refused_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(diff_search, "MAX_DIFF_LINES", 1000)
+    text = "diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,1 +1,1200 @@\n" + "+x\n" * 1200
+    with pytest.raises(BadInput, match="over the 1,000-line limit; search per file"):
+        split_diff(text)
+
+
+def test_missing_path_and_bad_limit_are_bad_input(catalog, embedder) -> None:
+    with pytest.raises(BadInput, match="no such file"):
+        find_recipes_for_diff(catalog, embedder, "/nonexistent/pr.diff")
+    with pytest.raises(BadInput, match="limit"):
+        find_recipes_for_diff(catalog, embedder, str(pr_case("payment-processing-service-pr1")), limit=0)
+
+
+# -- the search ------------------------------------------------------------------------------------------
+def test_wrapper_and_plugin_upgrade_found_with_evidence_and_options(catalog, embedder) -> None:
+    result = find_recipes_for_diff(catalog, embedder, str(pr_case("payment-processing-service-pr1")), limit=10)
+    ids = [h.id for h in result.hits]
+    assert "org.openrewrite.gradle.UpdateGradleWrapper" in ids
+    wrapper = result.hits[ids.index("org.openrewrite.gradle.UpdateGradleWrapper")]
+    assert wrapper.suggested_options.get("version") == "8.1"
+    assert wrapper.evidence[0].file == "gradle/wrapper/gradle-wrapper.properties"
+    assert {g.file for g in result.groups} == {"build.gradle", "gradle/wrapper/gradle-wrapper.properties"}
+    assert all(g.recipes for g in result.groups)
+
+
+def test_cli_and_mcp_return_the_same_hits(catalog, app_state) -> None:
+    path = str(pr_case("ecommerce-catalog-pr1"))
+    cli = run(["search-diff", path, "--limit", "8", "--json"], {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url})
+    assert cli.returncode == 0, cli.stderr
+    from_cli = json.loads(cli.stdout)
+    result = call(app_state, "find_recipes_for_diff", {"pr_diff": path, "limit": 8})
+    assert not result.is_error, text_of(result)
+    from_mcp = result.structured_content
+    assert [h["id"] for h in from_cli["hits"]] == [h["id"] for h in from_mcp["hits"]]
+    assert len(from_mcp["hits"]) == 8 and from_cli["groups"] == from_mcp["groups"]
+
+
+def test_mcp_errors_are_tool_errors(app_state) -> None:
+    result = call(app_state, "find_recipes_for_diff", {"pr_diff": "not a diff\nat all\n"})
+    assert result.is_error and "not a unified diff" in text_of(result)
+    bad = call(app_state, "find_recipes_for_diff", {"pr_diff": ""})
+    assert bad.is_error and "is empty" in text_of(bad)
+
+
+def test_pr_case_labels_name_catalog_recipes(catalog) -> None:
+    from rewrite_assist.evaluation.diff_search_eval import LABELS
+
+    rows = [json.loads(line) for line in LABELS.read_text().splitlines() if line.strip()]
+    assert len(rows) == 27 and all(r["rationale"] for r in rows)
+    labelled = {rid for r in rows for rid in r["relevant"]}
+    assert labelled - set(catalog.all_ids()) == set()
+    assert all(set(r["relevant"].values()) <= {1, 2} and 2 in r["relevant"].values() for r in rows)
