@@ -1,9 +1,9 @@
 """What ranking needs to know about every recipe, held in memory per catalog revision.
 
-The catalog is small (about 4,000 recipes): their vectors are 6 MB and their ranking facts (composite
-graph, popularity, republished copies, filter columns, names, term frequencies) a few more. Reading them
-once per catalog revision, instead of in half a dozen SQL statements per search, is what makes a warm
-search cost milliseconds. The database stays the source of truth: the dense leg still runs in PostgreSQL
+The catalog is small (a few thousand recipes): their vectors and ranking facts (composite graph,
+popularity, republished copies, filter columns, names, term frequencies) fit in memory easily. Reading them
+once per catalog revision, instead of in half a dozen SQL statements per search, spares every search those
+round trips. The database stays the source of truth: the dense leg still runs in PostgreSQL
 (HNSW), the full-text ranks are PostgreSQL's own ``ts_rank`` values, and a new ``catalog_revision``
 written by any ingest makes the next search reload the snapshot.
 """
@@ -101,7 +101,7 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         )
         recipes = cur.fetchall()
         # pgvector's binary form (int16 dim, int16 unused, big-endian float4s), all rows in one bytea: parsing
-        # 4,000 vectors from text would hold the GIL for half a second while the server is starting.
+        # every vector from text would hold the GIL long enough to stall the server while it is starting.
         cur.execute(
             "SELECT array_agg(recipe_id ORDER BY recipe_id), string_agg(vector_send(embedding), ''::bytea "
             "ORDER BY recipe_id) FROM recipe_embeddings WHERE model = %s",
@@ -109,7 +109,7 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         )
         embedded_ids, packed = cur.fetchone()
         # PostgreSQL's own full-text ranking of every (term, recipe) pair: ts_rank with the catalog's A/B/C
-        # weights, normalized by document length. 84k pairs, 0.3 s; a search then sums them in memory.
+        # weights, normalized by document length, computed once here so a search only sums them in memory.
         cur.execute(
             "SELECT t.lexeme, array_agg(r.n ORDER BY r.n)::text, "
             "array_agg(ts_rank(r.search_tsv, quote_literal(t.lexeme)::tsquery, 1) ORDER BY r.n)::text "
