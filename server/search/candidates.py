@@ -11,6 +11,7 @@ import numpy as np
 from .legs import Leg
 from .models import SearchFilters
 from .priors import RecipeFacts, prior
+from .rerank import features, query_intents
 from .snapshot import RankingSnapshot
 from .tuning import SearchTuning
 
@@ -53,6 +54,12 @@ class CandidatePool:
         self.legs = tuple(legs)  # the legs that ran
         self.vectors = np.zeros((0, 0))
         self.candidates: dict[str, Candidate] = {}
+        self.intents = query_intents(queries)
+        self._rarest = max(snapshot.name_idf.values(), default=1.0)
+
+    def rerank_features(self, rid: str) -> tuple[float, ...]:
+        """``rerank.FEATURES`` of candidate ``rid`` for this search's queries."""
+        return features(self.candidates[rid].facts, self.intents, self.snapshot.name_idf, self._rarest)
 
     def add(self, found: dict[str, set[int]]) -> list[str]:
         """Make candidates of ``found`` (id → variations that found it); ids the snapshot lacks (written

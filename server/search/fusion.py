@@ -1,9 +1,10 @@
 """Fusion strategies: how the similarities and the legs' evidence become one score per candidate.
 
 - ``score`` (the default): the soft maximum of each candidate's cosines over the variations
-  (``log mean exp``), plus each leg's weighted evidence, plus the catalog prior. A recipe several
-  phrasings agree on ranks first, yet one phrasing that misses it does not sink it the way a plain mean
-  would; and how close the similarities are is kept.
+  (``log mean exp``), plus each leg's weighted evidence, plus the catalog prior, plus (for a one-phrase
+  search) the query-aware catalog evidence of ``rerank.py``. A recipe several phrasings agree on ranks
+  first, yet one phrasing that misses it does not sink it the way a plain mean would; and how close the
+  similarities are is kept.
 - ``rrf``: Reciprocal Rank Fusion (1-based ranks, k = ``rrf_k``) over a similarity list per variation,
   each leg's lists, and a joint similarity list. Rank fusion is the classic choice, but it discards how close
   the similarities are, which measured worse on the dev set (README, Benchmarks); it stays selectable
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .candidates import CandidatePool
+from .rerank import adjustment, weights
 
 
 class Fusion(Protocol):
@@ -40,8 +42,11 @@ class ScoreFusion:
     name = "score"
 
     def relevance(self, pool: CandidatePool, ids: Sequence[str]) -> dict[str, float]:
-        """Fused similarity + each leg's weighted evidence + the catalog prior."""
+        """Fused similarity + each leg's weighted evidence + the catalog prior (+ the one-phrase rerank)."""
         weighted = [(leg, w) for leg in pool.legs if (w := leg.weight(pool.tuning, self.name)) > 0]
+        # Several phrasings already separate the canonical recipe from a niche one by agreeing on it; the
+        # weights were fitted on one-phrase queries, so the rerank serves one-phrase searches.
+        rerank = len(pool.queries) == 1 and any(w != 0 for w in weights(pool.tuning))
         fused = pool.fused_similarity(ids)
         out = {}
         for n, rid in enumerate(ids):
@@ -49,6 +54,8 @@ class ScoreFusion:
             for leg, w in weighted:
                 value += w * pool.summary(leg, rid)
             value += pool.prior(pool.candidates[rid])
+            if rerank:
+                value += adjustment(pool.rerank_features(rid), pool.tuning)
             out[rid] = value
         return out
 

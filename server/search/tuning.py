@@ -31,6 +31,13 @@ class SearchTuning:
     rrf_exact_weight: float = 1.0
     rrf_joint_weight: float = 1.0  # an extra list ranking by all variations' similarities together (soft max)
     rrf_expand_lift: float = 0.5  # in RRF mode: the most a neighbour rises, as a share of the top score
+    # Query-aware catalog evidence (rerank.py), score fusion, one-phrase searches only: penalties for a recipe
+    # whose display name is mostly what the query does not say, for a search-only recipe when the query asks
+    # for a change, and for a recipe that goes against the query's direction. Fitted on pseudo-queries the
+    # catalog writes itself (python -m rewrite_assist.evaluation.rerank_train), never on a test set.
+    name_miss_weight: float = -0.19
+    search_for_change_weight: float = -0.058
+    against_weight: float = -0.039
     model_key: str = "all-MiniLM-L6-v2"
 
 
