@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .intent import Direction
 
 CANONICAL_PREFIX = "org.openrewrite."
 
@@ -38,6 +40,18 @@ class RecipeFacts:
     children: tuple[str, ...]
     parents: tuple[str, ...]
     republished_copy: bool = False
+    # What the display name says (``intent.py``): its terms, what it wants afterwards and gone, and whether
+    # the recipe only finds things (``Find*``, ``*.search.*``) instead of changing them.
+    name_terms: frozenset[str] = field(default_factory=frozenset)
+    direction: Direction | None = None
+    search_only: bool = False
+
+
+def is_search_only(recipe_id: str, display_name_terms: frozenset[str]) -> bool:
+    """Search recipes live in ``*.search.*`` packages or are named ``Find*``; they mark or report, and
+    change nothing (``FindAndReplace`` is the one ``Find*`` that changes text)."""
+    finder = ".search." in recipe_id or class_name(recipe_id).startswith("Find")
+    return finder and not any(t.startswith("replac") for t in display_name_terms)
 
 
 def prior(facts: RecipeFacts, *, copy_penalty: float, fragment_penalty: float, popularity: float) -> float:

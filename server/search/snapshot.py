@@ -1,9 +1,9 @@
 """What ranking needs to know about every recipe, held in memory per catalog revision.
 
-The catalog is small (about 4,000 recipes): their vectors are 6 MB and their ranking facts (composite
-graph, popularity, republished copies, filter columns, names, term frequencies) a few more. Reading them
-once per catalog revision, instead of in half a dozen SQL statements per search, is what makes a warm
-search cost milliseconds. The database stays the source of truth: the dense leg still runs in PostgreSQL
+The catalog is small (a few thousand recipes): their vectors and ranking facts (composite graph,
+popularity, republished copies, filter columns, names, term frequencies) fit in memory easily. Reading them
+once per catalog revision, instead of in half a dozen SQL statements per search, spares every search those
+round trips. The database stays the source of truth: the dense leg still runs in PostgreSQL
 (HNSW), the full-text ranks are PostgreSQL's own ``ts_rank`` values, and a new ``catalog_revision``
 written by any ingest makes the next search reload the snapshot.
 """
@@ -11,6 +11,7 @@ written by any ingest makes the next search reload the snapshot.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -20,8 +21,9 @@ import numpy as np
 
 from ..catalog.store import CatalogStore, catalog_revision
 from ..config import EMBEDDING_DIM
+from .intent import direction, terms
 from .models import SearchFilters
-from .priors import CANONICAL_PREFIX, RecipeFacts, class_name
+from .priors import CANONICAL_PREFIX, RecipeFacts, class_name, is_search_only
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,8 @@ class RankingSnapshot:
     by_class: dict[str, tuple[str, ...]] = field(repr=False)  # lower-cased class name → ids
     # full-text lexeme → (numbers of the recipes containing it, PostgreSQL's ts_rank of it in each)
     postings: dict[str, tuple[np.ndarray, np.ndarray]] = field(repr=False)
+    # display-name term → log(recipes / recipes whose display name has it)
+    name_idf: dict[str, float] = field(repr=False, default_factory=dict)
 
     def doc_freq(self, lexeme: str) -> int:
         """How many recipes contain ``lexeme``."""
@@ -106,7 +110,7 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         )
         recipes = cur.fetchall()
         # pgvector's binary form (int16 dim, int16 unused, big-endian float4s), all rows in one bytea: parsing
-        # 4,000 vectors from text would hold the GIL for half a second while the server is starting.
+        # every vector from text would hold the GIL long enough to stall the server while it is starting.
         cur.execute(
             "SELECT array_agg(recipe_id ORDER BY recipe_id), string_agg(vector_send(embedding), ''::bytea "
             "ORDER BY recipe_id) FROM recipe_embeddings WHERE model = %s",
@@ -114,7 +118,7 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         )
         embedded_ids, packed = cur.fetchone()
         # PostgreSQL's own full-text ranking of every (term, recipe) pair: ts_rank with the catalog's A/B/C
-        # weights, normalized by document length. 84k pairs, 0.3 s; a search then sums them in memory.
+        # weights, normalized by document length, computed once here so a search only sums them in memory.
         cur.execute(
             "SELECT t.lexeme, array_agg(r.n ORDER BY r.n)::text, "
             "array_agg(ts_rank(r.search_tsv, quote_literal(t.lexeme)::tsquery, 1) ORDER BY r.n)::text "
@@ -129,15 +133,30 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
             for lexeme, positions, ranks in cur.fetchall()
         }
     copies = republished_copies((r[0], r[6], r[7]) for r in recipes)
+    name_terms = {r[0]: frozenset(terms(r[6] or "")) for r in recipes}
     rows = {
         rid: RecipeRow(
-            facts=RecipeFacts(rid, bool(comp), int(used), tuple(children or ()), tuple(parents or ()), rid in copies),
+            facts=RecipeFacts(
+                rid,
+                bool(comp),
+                int(used),
+                tuple(children or ()),
+                tuple(parents or ()),
+                rid in copies,
+                name_terms=name_terms[rid],
+                direction=direction(name or ""),
+                search_only=is_search_only(rid, name_terms[rid]),
+            ),
             artifact_id=artifact,
             tags=frozenset(tags or ()),
             license=lic,
         )
-        for rid, comp, used, artifact, tags, lic, _name, _desc, children, parents in recipes
+        for rid, comp, used, artifact, tags, lic, name, _desc, children, parents in recipes
     }
+    name_df: dict[str, int] = defaultdict(int)
+    for found in name_terms.values():
+        for term in found:
+            name_df[term] += 1
     recipe_ids = tuple(rows)
     index = {rid: n for n, rid in enumerate(recipe_ids)}
     record = np.dtype([("dim", ">i2"), ("unused", ">i2"), ("values", ">f4", (EMBEDDING_DIM,))])
@@ -159,6 +178,7 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         by_lower_id={rid.lower(): rid for rid in rows},
         by_class={k: tuple(sorted(v)) for k, v in by_class.items()},
         postings=postings,
+        name_idf={term: math.log(len(rows) / df) for term, df in name_df.items()},
     )
     log.info(
         "ranking snapshot of %d recipes (%d vectors) loaded in %.2f s",

@@ -1,0 +1,44 @@
+"""The knobs of recipe search, in one frozen record the evaluation harness can vary field by field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SearchTuning:
+    """Knobs measured by the evaluation harness (evaluation/retrieval.py, evaluation/sweep.py); the defaults
+    are the chosen ones, so a change to one is a change of behaviour to measure on the dev AND held-out sets."""
+
+    dense_candidates: int = 50
+    lexical_candidates: int = 50
+    lexical_max_df: float = 0.1  # the lexical leg skips terms found in more than this share of recipes
+    ef_search: int = 64
+    softness: float = 5.0  # temperature of the soft maximum over variations; 0 = plain mean
+    lexical_weight: float = 0.1
+    exact_weight: float = 0.5
+    copy_penalty: float = 0.03
+    fragment_penalty: float = 0.05
+    popularity: float = 0.005
+    expand_top: int = 10
+    expand_pull: float = 0.75  # share of the gap to the hit's score a neighbour closes (<1 keeps their order)
+    expand_lift: float = 0.3  # the most a neighbour can rise above its own score (score fusion scale)
+    # "score": soft maximum of similarities (the default); "rrf": Reciprocal Rank Fusion (k = 60, 1-based
+    # ranks) over every leg of every variation, kept selectable and measured side by side (fusion.py).
+    fusion: str = "score"
+    rrf_k: int = 60
+    rrf_lexical_weight: float = 0.25
+    rrf_exact_weight: float = 1.0
+    rrf_joint_weight: float = 1.0  # an extra list ranking by all variations' similarities together (soft max)
+    rrf_expand_lift: float = 0.5  # in RRF mode: the most a neighbour rises, as a share of the top score
+    # Query-aware catalog evidence (rerank.py), score fusion, one-phrase searches only: penalties for a recipe
+    # whose display name is mostly what the query does not say, for a search-only recipe when the query asks
+    # for a change, and for a recipe that goes against the query's direction. Fitted on pseudo-queries the
+    # catalog writes itself (python -m rewrite_assist.evaluation.rerank_train), never on a test set.
+    name_miss_weight: float = -0.19
+    search_for_change_weight: float = -0.058
+    against_weight: float = -0.039
+    model_key: str = "all-MiniLM-L6-v2"
+
+
+DEFAULT_TUNING = SearchTuning()
