@@ -37,10 +37,10 @@ def code_fingerprint() -> str:
     """A digest of the modules whose code defines what a snapshot holds."""
     global _fingerprint
     if _fingerprint is None:
-        from . import priors, snapshot
+        from . import intent, priors, snapshot
 
         digest = hashlib.sha256(f"format {FORMAT}".encode())
-        for module in (snapshot, priors):
+        for module in (snapshot, priors, intent):  # everything load_snapshot computes facts with
             digest.update(Path(str(module.__file__)).read_bytes())
         digest.update(Path(__file__).read_bytes())
         _fingerprint = digest.hexdigest()[:16]
