@@ -17,6 +17,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--module")
     p.add_argument("--tag")
     p.add_argument("--license", choices=["apache", "moderne"])
+    p.add_argument(
+        "--include-moderne",
+        action="store_true",
+        help="also rank Moderne-only recipes (no docs page; they run with the Moderne CLI/platform)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_search)
 
@@ -45,16 +50,18 @@ def run_search(args: argparse.Namespace) -> int:
         limit=args.limit,
         min_score=args.min_score,
         filters=SearchFilters(module=args.module, tag=args.tag, license=args.license),
+        include_moderne=args.include_moderne,
     )
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
     if not result.hits:
         print(result.hint)
-        return 0
     for n, hit in enumerate(result.hits, start=1):
         opts = ", ".join(o.name + ("*" if o.required else "") for o in hit.options)
         kind = f"composite of {hit.sub_recipe_count}" if hit.is_composite else "recipe"
+        if hit.availability == "moderne-only":
+            kind = "MODERNE-ONLY " + kind
         print(
             f"{n}. {hit.id}  [{kind}; {hit.module}; cos {hit.cosine_score:.2f}; "
             f"matched {hit.matched_variations}/{len(result.queries)}]"
@@ -64,6 +71,8 @@ def run_search(args: argparse.Namespace) -> int:
             print(textwrap.indent(textwrap.fill(hit.description, 100), "   "))
         if opts:
             print(f"   options: {opts}")
+    if result.moderne_hint is not None:
+        print(f"\nnote: {result.moderne_hint.message}")
     return 0
 
 
@@ -76,6 +85,8 @@ def run_show(args: argparse.Namespace) -> int:
         print(details.model_dump_json(indent=2, exclude_none=True))
         return 0
     print(f"{details.id}\n{details.display_name}\n\n{details.description}\n")
+    if details.runs_with:
+        print(f"{details.runs_with}\ndocs: {details.doc_url}\n")
     print(f"module: {details.module.coordinates or details.module.npm_package}   license: {details.license}")
     if details.tags:
         print(f"tags: {', '.join(details.tags)}")
