@@ -14,6 +14,7 @@ from typing import Any
 
 from ..catalog.lookup import RecipeLookup
 from ..catalog.models import Recipe, RecipeOption
+from . import moderne
 from .models import LintIssue, LintReport
 from .recipe_file import (
     DeclaredRecipe,
@@ -144,6 +145,9 @@ def _check_entry(
             entry.line,
             _suggest_ids(entry.recipe_id, lookup, declared),
         )
+        return
+    if recipe.is_moderne_only:  # real, but its options are unknown and the build plugins cannot run it
+        out.warn(entry.path, moderne.lint_message(recipe), entry.line)
         return
     _check_options(entry, recipe, out)
 

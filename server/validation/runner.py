@@ -24,7 +24,7 @@ from typing import IO
 
 from ..catalog.lookup import RecipeLookup
 from ..errors import UserError
-from . import gradle, maven
+from . import gradle, maven, moderne
 from .buildtool import BuildSetup, BuildToolError, detect_build
 from .diagnosis import diagnose
 from .javaversion import JavaRequirement, detect_java_version
@@ -218,6 +218,8 @@ def validate_recipe(
         result.duration_s = round(time.monotonic() - started, 2)
         return result
     recipe_name = report.recipe_name
+    if needs_moderne := moderne.moderne_only_in(lookup, report.catalog_recipes):
+        raise ValidationFailed(moderne.refusal(needs_moderne))
 
     step(2, "detecting the build tool")
     repo = request.repo.expanduser().resolve()
