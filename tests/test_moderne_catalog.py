@@ -145,6 +145,19 @@ def test_lint_warns_on_a_moderne_only_recipe_and_never_calls_it_unknown(app_stat
     assert any("unknown recipe" in e["message"] for e in invented.structured_content["errors"])
 
 
+def test_an_unknown_id_whose_recipe_moved_to_moderne_says_so(app_state: AppState, catalog: CatalogStore) -> None:
+    """The reference runs used org.openrewrite.java.dropwizard.* ids; those recipes are now Moderne-only."""
+    moved = "io.moderne.java.dropwizard.boot.method.RemoveUnnecessaryOverride"
+    yaml = MODERNE_YAML.replace(DROPWIZARD5, "org.openrewrite.java.dropwizard.method.RemoveUnnecessaryOverride")
+    report = call(app_state, "lint_recipe", {"recipe": yaml}).structured_content
+    [error] = [e for e in report["errors"] if "RemoveUnnecessaryOverride" in e["message"]]
+    assert error["message"].startswith("unknown recipe") and "Moderne-only, so not usable here" in error["message"]
+    assert moved in error["message"] and error["suggestions"][0] == moved
+    # Other Moderne-only look-alikes do not crowd out the suggestions that have a page.
+    others = [catalog.get_recipe(s) for s in error["suggestions"][1:]]
+    assert len(others) == 4 and all(r is not None and r.availability == "docs" for r in others)
+
+
 def test_validate_refuses_a_moderne_only_recipe_before_any_build(catalog: CatalogStore, tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()

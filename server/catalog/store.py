@@ -185,16 +185,22 @@ class CatalogStore:
         for rid in ids:
             by_class.setdefault(rid.rsplit(".", 1)[-1].lower(), []).append(rid)
         scored: dict[str, float] = {}
-        for rid in difflib.get_close_matches(name_l, [i.lower() for i in ids], n=limit * 2, cutoff=0.5):
+        pool = limit * 4  # Moderne-only look-alikes are dropped below; leave room for recipes with a page
+        for rid in difflib.get_close_matches(name_l, [i.lower() for i in ids], n=pool, cutoff=0.5):
             for orig in ids:
                 if orig.lower() == rid:
                     scored[orig] = max(scored.get(orig, 0), difflib.SequenceMatcher(None, name_l, rid).ratio())
         cls = name_l.rsplit(".", 1)[-1]
-        for match in difflib.get_close_matches(cls, list(by_class), n=limit * 2, cutoff=0.6):
+        for match in difflib.get_close_matches(cls, list(by_class), n=pool, cutoff=0.6):
             ratio = difflib.SequenceMatcher(None, cls, match).ratio()
             for orig in by_class[match]:
                 scored[orig] = max(scored.get(orig, 0), ratio)
-        ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
+        # A Moderne-only id is offered only when it is nearly the name asked for (a recipe that moved to
+        # io.moderne keeps its class name): otherwise 3,611 of them would crowd out usable suggestions.
+        ranked = sorted(
+            ((rid, score) for rid, score in scored.items() if rid not in self._moderne_ids or score >= 0.9),
+            key=lambda kv: (-kv[1], kv[0] in self._moderne_ids, kv[0]),
+        )
         return [rid for rid, _ in ranked[:limit]]
 
     def stored_hashes(self, model_key: str) -> dict[str, StoredHashes]:

@@ -87,7 +87,9 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"{details.id}\n{details.display_name}\n\n{details.description}\n")
     if details.runs_with:
         print(f"{details.runs_with}\ndocs: {details.doc_url}\n")
-    print(f"module: {details.module.coordinates or details.module.npm_package}   license: {details.license}")
+    module = details.module
+    listed = f"{module.group_id}:{module.artifact_id}" if module.artifact_id else None  # Moderne-only: no version
+    print(f"module: {module.coordinates or module.npm_package or listed}   license: {details.license}")
     if details.tags:
         print(f"tags: {', '.join(details.tags)}")
     for o in details.options:

@@ -139,11 +139,13 @@ def _check_entry(
         return
     recipe = lookup.get_recipe(entry.recipe_id)
     if recipe is None:
+        suggestions = _suggest_ids(entry.recipe_id, lookup, declared)
         out.error(
             entry.path,
-            f"unknown recipe {entry.recipe_id!r}: not in the catalog and not declared in this file",
+            f"unknown recipe {entry.recipe_id!r}: not in the catalog and not declared in this file"
+            + moderne.suggestions_note(lookup, suggestions),
             entry.line,
-            _suggest_ids(entry.recipe_id, lookup, declared),
+            suggestions,
         )
         return
     if recipe.is_moderne_only:  # real, but its options are unknown and the build plugins cannot run it

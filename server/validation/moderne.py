@@ -41,3 +41,12 @@ def refusal(recipe_ids: list[str]) -> str:
         "Build the change from recipes that have an OpenRewrite docs page (find_recipes leaves Moderne-only "
         "ones out by default), or run it with the Moderne CLI/platform yourself."
     )
+
+
+def suggestions_note(lookup: RecipeLookup, suggestions: Iterable[str]) -> str:
+    """For an unknown id: which of its suggested ids are Moderne-only (recipes that moved to Moderne keep
+    their class name under ``io.moderne``, so they are often the closest match), or ``""``."""
+    named = [rid for rid in suggestions if (recipe := lookup.get_recipe(rid)) is not None and recipe.is_moderne_only]
+    if not named:
+        return ""
+    return f"; Moderne-only, so not usable here ({WARNING.split(': ', 1)[1]}): {', '.join(named)}"
