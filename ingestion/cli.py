@@ -69,7 +69,8 @@ def run_status(args: argparse.Namespace) -> int:
         return 0
     print(
         f"{info.recipes} recipes ({info.composites} composites, {info.with_options} with options), "
-        f"{info.modules} modules\nembedding model: {info.embedding_model}\nsource: {info.source}\n"
+        f"{info.modules} modules; {info.moderne_only} of the recipes are Moderne-only (no page, Moderne CLI/platform)\n"
+        f"embedding model: {info.embedding_model}\nsource: {info.source}\n"
         f"ingested at: {info.ingested_at}\ndatabase: {info.database}"
     )
     return 0

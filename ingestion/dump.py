@@ -22,7 +22,7 @@ _TABLES: tuple[tuple[str, str, str], ...] = (
     (
         "recipes",
         "id, display_name, description, tags, license, group_id, artifact_id, npm_package, is_composite, "
-        "option_count, used_by_count, doc_path, data, content_hash, search_tsv",
+        "option_count, used_by_count, doc_path, availability, data, content_hash, search_tsv",
         "",
     ),
     ("recipe_embeddings", "recipe_id, model, text_hash, embedding", "WHERE model = %(model)s"),

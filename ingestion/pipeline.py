@@ -18,6 +18,7 @@ from ..server.catalog.store import CatalogStore, now_iso
 from ..server.embedding import Embedder
 from ..server.errors import UserError
 from .embedded_text import embedding_text, text_hash
+from .moderne_list import merge_moderne, parse_moderne_list
 from .parser import parse_source
 from .source import DocsSource, open_source
 
@@ -36,6 +37,8 @@ class IngestReport(BaseModel):
     composites: int
     with_options: int
     modules: int
+    moderne_only: int = Field(0, description="entries from the Moderne-only list (no page; Moderne CLI/platform)")
+    moderne_with_page: int = Field(0, description="ids of the Moderne-only list that have a page (the page wins)")
     parsed_changed: int
     embedded: int
     examples: int = 0
@@ -51,6 +54,8 @@ class IngestReport(BaseModel):
         lines = [
             f"Catalog: {self.recipes} recipes ({self.composites} composites, {self.with_options} with options), "
             f"{self.modules} modules, from {self.source}",
+            f"Moderne-only: {self.moderne_only} of them have no page (they run with the Moderne CLI/platform); "
+            f"{self.moderne_with_page} ids of the Moderne list have a page and count as docs recipes",
             f"Changed: {self.parsed_changed} written, {self.embedded} embedded, {self.unchanged} unchanged, "
             f"{self.removed} removed; {len(self.skipped)} pages skipped; {self.seconds:.1f} s",
             f"Examples: {self.examples} files, {self.examples_written} written, {self.examples_embedded} embedded",
@@ -72,7 +77,13 @@ def ingest(
     started = time.perf_counter()
     with source if isinstance(source, DocsSource) else open_source(source) as docs:
         parsed = parse_source(docs, progress=progress)
+        listed = parse_moderne_list(docs.moderne_text) if docs.moderne_text else None
         source_label = docs.describe()
+    moderne = merge_moderne(parsed.recipes, listed.recipes if listed is not None else [])
+    if listed is not None:
+        parsed.skipped.extend(listed.skipped)
+    else:
+        log.info("%s has no Moderne recipe list: the catalog will not know Moderne-only recipes", source_label)
     stages = {"parse": time.perf_counter() - started}
     if strict and parsed.skipped:
         first = parsed.skipped[0]
@@ -80,9 +91,9 @@ def ingest(
             f"{len(parsed.skipped)} page(s) could not be parsed (first: {first.path}: {first.reason}); "
             "nothing was written. Re-run without --strict to skip them."
         )
-    recipes = parsed.recipes
-    if not recipes:
+    if not parsed.recipes:
         raise IngestError(f"No recipe pages could be parsed from {source_label}; nothing was written.")
+    recipes = parsed.recipes + moderne.added
 
     stored = store.stored_hashes(MODEL_KEY)
     names = {r.id: r.display_name for r in recipes}
@@ -165,6 +176,8 @@ def ingest(
         composites=composites,
         with_options=with_options,
         modules=len(parsed.modules),
+        moderne_only=len(moderne.added),
+        moderne_with_page=len(moderne.with_page),
         parsed_changed=len(changed),
         embedded=len(vectors),
         examples=len(rows),

@@ -31,6 +31,7 @@ DEFAULT_SOURCE_URL = f"https://github.com/{DOCS_REPOSITORY}/archive/{DEFAULT_SOU
 
 RECIPES_DIR = "docs/recipes/"
 VERSIONS_PATH = "docs/reference/latest-versions-of-every-openrewrite-module.md"
+MODERNE_LIST_PATH = "docs/reference/moderne-recipes.md"  # recipes published only through Moderne (no page)
 DOWNLOAD_TIMEOUT_SECONDS = 120
 
 _SHA = re.compile(r"\b[0-9a-f]{40}\b")
@@ -72,6 +73,7 @@ class DocsSource:
     pages: list[Page]
     versions_text: str | None = None
     commit: str | None = None
+    moderne_text: str | None = None
 
     def __iter__(self) -> Iterator[Page]:
         return iter(self.pages)
@@ -86,6 +88,7 @@ class DocsSource:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.pages = []
+        self.moderne_text = None
 
     def describe(self) -> str:
         """One line for the catalog metadata: the path or URL, and the rewrite-docs commit when known."""
@@ -134,6 +137,7 @@ def _read_url(url: str) -> DocsSource:
 def _read_tarball(path: Path, *, location: str, kind: SourceKind) -> DocsSource:
     pages: list[Page] = []
     versions: str | None = None
+    moderne: str | None = None
     prefix: str | None = None
     commit: str | None = None
     try:
@@ -147,7 +151,7 @@ def _read_tarball(path: Path, *, location: str, kind: SourceKind) -> DocsSource:
                 if prefix is None or not member.name.startswith(prefix):
                     continue
                 relative = member.name[len(prefix) :]
-                if not (is_recipe_page(relative) or relative == VERSIONS_PATH):
+                if not (is_recipe_page(relative) or relative in (VERSIONS_PATH, MODERNE_LIST_PATH)):
                     continue
                 handle = archive.extractfile(member)
                 if handle is None:
@@ -155,6 +159,8 @@ def _read_tarball(path: Path, *, location: str, kind: SourceKind) -> DocsSource:
                 content = handle.read().decode("utf-8", errors="replace")
                 if relative == VERSIONS_PATH:
                     versions = content
+                elif relative == MODERNE_LIST_PATH:
+                    moderne = content
                 else:
                     pages.append(Page(relative, content))
     except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
@@ -167,7 +173,9 @@ def _read_tarball(path: Path, *, location: str, kind: SourceKind) -> DocsSource:
         raise SourceError(f"No recipe pages ({RECIPES_DIR}**/*.md) in {location}; {_HINT}.")
     commit = commit or _sha_in(prefix or "") or _sha_from_source_notes(path)
     pages.sort()
-    return DocsSource(location=location, kind=kind, pages=pages, versions_text=versions, commit=commit)
+    return DocsSource(
+        location=location, kind=kind, pages=pages, versions_text=versions, commit=commit, moderne_text=moderne
+    )
 
 
 def _docs_prefix(member_name: str) -> str | None:
@@ -198,12 +206,14 @@ def _read_directory(path: Path) -> DocsSource:
         raise SourceError(f"No recipe pages ({RECIPES_DIR}**/*.md) under {root}; {_HINT}.")
     versions_file = root / VERSIONS_PATH
     versions = versions_file.read_text(encoding="utf-8") if versions_file.is_file() else None
+    moderne_file = root / MODERNE_LIST_PATH
     return DocsSource(
         location=str(root.resolve()),
         kind="directory",
         pages=pages,
         versions_text=versions,
         commit=_git_head(root),
+        moderne_text=moderne_file.read_text(encoding="utf-8") if moderne_file.is_file() else None,
     )
 
 

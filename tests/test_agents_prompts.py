@@ -121,6 +121,8 @@ def test_expert_guidance_is_present() -> None:
         "Do not overfit",
         "Ids only from tool results",
         "indentation",
+        "Moderne-only",
+        "never put it in the YAML",
     ):
         assert phrase in body
 

@@ -22,15 +22,19 @@ from rewrite_assist.server.search.hybrid import find_recipes
 
 def test_full_snapshot_counts(catalog: CatalogStore) -> None:
     info = catalog.info()
-    assert (info.recipes, info.composites, info.with_options) == (4118, 1402, 519)
+    # 4,118 recipe pages + 3,611 Moderne-only entries (no page)
+    assert (info.recipes, info.composites, info.with_options, info.moderne_only) == (7729, 1402, 519, 3611)
     assert info.modules == 52
     assert info.embedding_model == "sentence-transformers/all-MiniLM-L6-v2"
     assert info.source and "7aca9c8d8b18953e2c5a33f21b662caa25154d40" in info.source
     assert info.ingested_at and info.database == "embedded"
     with catalog.db.connection() as conn, conn.cursor() as cur:
         cur.execute("SELECT count(*) FROM recipe_embeddings WHERE model = %s", (MODEL_KEY,))
-        assert cur.fetchone()[0] == 4118
-        cur.execute("SELECT count(DISTINCT group_id || ':' || artifact_id) FROM recipes WHERE artifact_id IS NOT NULL")
+        assert cur.fetchone()[0] == 7729
+        cur.execute(
+            "SELECT count(DISTINCT group_id || ':' || artifact_id) FROM recipes "
+            "WHERE artifact_id IS NOT NULL AND availability = 'docs'"
+        )
         maven_artifacts = cur.fetchone()[0]
         cur.execute("SELECT count(*) FROM recipes WHERE npm_package IS NOT NULL AND group_id IS NULL")
         npm_recipes = cur.fetchone()[0]
@@ -53,7 +57,7 @@ def test_unchanged_reingest_is_a_noop(catalog: CatalogStore, embedder) -> None:
     before = catalog.meta()["ingested_at"]
     report = ingest(catalog, require_snapshot(), embedder=embedder, progress=False)
     assert (report.parsed_changed, report.embedded, report.removed) == (0, 0, 0)
-    assert report.unchanged == 4118
+    assert report.unchanged == 7729 and report.moderne_only == 3611
     assert catalog.meta()["ingested_at"] == before
 
 
@@ -144,7 +148,7 @@ def test_dump_restores_into_a_fresh_server_with_same_counts_and_results(
 
     dump = tmp_path / "catalog.sql.gz"
     counts = write_dump(catalog, dump, model_key=MODEL_KEY)
-    assert counts["recipes"] == 4118 and counts["recipe_embeddings"] == 4118
+    assert counts["recipes"] == 7729 and counts["recipe_embeddings"] == 7729
     size_mb = dump.stat().st_size / 1e6
     assert size_mb < 30, f"dump is {size_mb:.1f} MB"
     sql = gzip.decompress(dump.read_bytes()).decode()

@@ -34,12 +34,14 @@ def test_status_json_contract(catalog) -> None:
         "composites",
         "with_options",
         "modules",
+        "moderne_only",
         "embedding_model",
         "source",
         "ingested_at",
         "database",
     }
-    assert (data["recipes"], data["composites"], data["with_options"], data["modules"]) == (4118, 1402, 519, 52)
+    assert (data["recipes"], data["composites"], data["with_options"], data["modules"]) == (7729, 1402, 519, 52)
+    assert data["moderne_only"] == 3611
     assert data["database"] == "external"
 
 

@@ -49,7 +49,11 @@ def test_test_connection_reports_the_catalog(app_state: AppState) -> None:
     assert not result.is_error, text_of(result)
     data = result.structured_content
     assert data["status"] == "ok" and data["echo"] == "ping" and data["server"] == "rewrite-assist"
-    assert data["catalog"]["recipes"] == 4118 and data["catalog"]["embedding_model"].endswith("all-MiniLM-L6-v2")
+    assert (
+        data["catalog"]["recipes"] == 7729
+        and data["catalog"]["moderne_only"] == 3611
+        and data["catalog"]["embedding_model"].endswith("all-MiniLM-L6-v2")
+    )
 
 
 def test_find_recipes_with_variations(app_state: AppState) -> None:

@@ -5,11 +5,18 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..errors import NotFound
-from .models import Recipe, RecipeExample, RecipeOption, RecipeRef
+from .models import Availability, Recipe, RecipeExample, RecipeOption, RecipeRef
 from .store import CatalogStore
 
 EXAMPLE_CHARS = 1500
 MAX_EXAMPLES = 3
+
+MODERNE_ONLY_RUNS_WITH = (
+    "Moderne-only recipe: runs with the Moderne CLI/platform, not with the OpenRewrite build plugins. "
+    "It has no page in the OpenRewrite docs (see doc_url on docs.moderne.io); running it needs the Moderne CLI "
+    "(`mod run <repo> --recipe {id}`) with access to Moderne's recipe module {module}, or the Moderne platform. "
+    "validate_recipe cannot run it, and a rewrite.yml for the build plugins must not list it."
+)
 
 
 class RecipeNotFound(NotFound):
@@ -41,6 +48,10 @@ class RecipeDetails(BaseModel):
     preconditions: list[RecipeRef]
     module: ModuleInfo
     license: str
+    availability: Availability = Field(
+        "docs", description="docs: has a page, runs with the build plugins; moderne-only: Moderne CLI/platform only"
+    )
+    runs_with: str | None = Field(None, description="for a Moderne-only recipe: what running it needs")
     source_url: str | None
     doc_url: str | None
     used_by: list[str]
@@ -85,6 +96,13 @@ def rewrite_yml_snippet(recipe: Recipe) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _moderne_yml_note(recipe: Recipe) -> str:
+    return (
+        f"# {recipe.id} is Moderne-only: the OpenRewrite Gradle/Maven plugins cannot run it, so no rewrite.yml\n"
+        "# is offered. Run it with the Moderne CLI/platform, or build the change from recipes that have a page.\n"
+    )
+
+
 def recipe_details(store: CatalogStore, query: str, *, include_markdown: bool = False) -> RecipeDetails:
     """Resolve ``query`` (exact id, case-insensitive id, unique class name) and return its details."""
     store.check_ready()
@@ -93,7 +111,7 @@ def recipe_details(store: CatalogStore, query: str, *, include_markdown: bool = 
     if recipe is None:
         raise RecipeNotFound(query, store.closest_ids(query, 5))
     coordinates = None
-    if recipe.group_id and recipe.artifact_id:
+    if recipe.group_id and recipe.artifact_id and not recipe.is_moderne_only:
         coordinates = f"{recipe.group_id}:{recipe.artifact_id}" + (f":{recipe.version}" if recipe.version else "")
     return RecipeDetails(
         id=recipe.id,
@@ -112,6 +130,8 @@ def recipe_details(store: CatalogStore, query: str, *, include_markdown: bool = 
             coordinates=coordinates,
         ),
         license=recipe.license,
+        availability=recipe.availability,
+        runs_with=MODERNE_ONLY_RUNS_WITH.format(id=recipe.id, module=recipe.module) if recipe.is_moderne_only else None,
         source_url=recipe.source_url,
         doc_url=recipe.doc_url,
         used_by=recipe.used_by,
@@ -126,6 +146,6 @@ def recipe_details(store: CatalogStore, query: str, *, include_markdown: bool = 
             for e in recipe.examples[:MAX_EXAMPLES]
         ],
         examples_omitted=max(0, len(recipe.examples) - MAX_EXAMPLES),
-        rewrite_yml=rewrite_yml_snippet(recipe),
+        rewrite_yml=rewrite_yml_snippet(recipe) if not recipe.is_moderne_only else _moderne_yml_note(recipe),
         markdown=recipe.markdown if include_markdown else None,
     )

@@ -13,6 +13,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 License = Literal["apache", "moderne", "unknown"]
+# "docs": the recipe has a page in rewrite-docs and runs with the OpenRewrite build plugins;
+# "moderne-only": listed in rewrite-docs' Moderne recipe list only, runs with the Moderne CLI/platform.
+Availability = Literal["docs", "moderne-only"]
+MODERNE_ONLY: Availability = "moderne-only"
 
 
 class RecipeOption(BaseModel):
@@ -71,10 +75,15 @@ class Recipe(BaseModel):
     examples: list[RecipeExample] = Field(default_factory=list)
     category: list[str] = Field(default_factory=list)
     markdown: str = ""
+    availability: Availability = "docs"
 
     @property
     def is_composite(self) -> bool:
         return bool(self.recipe_list)
+
+    @property
+    def is_moderne_only(self) -> bool:
+        return self.availability == MODERNE_ONLY
 
     @property
     def module(self) -> str | None:
@@ -121,6 +130,7 @@ class CatalogInfo(BaseModel):
     composites: int
     with_options: int
     modules: int
+    moderne_only: int = Field(0, description="entries without a page, run with the Moderne CLI/platform only")
     embedding_model: str | None
     source: str | None
     ingested_at: str | None

@@ -10,7 +10,7 @@ import re
 
 from ..config import EMBEDDING_DIM
 
-SCHEMA_VERSION = 2  # 2: recipe_examples
+SCHEMA_VERSION = 3  # 2: recipe_examples; 3: recipes.availability (Moderne-only entries)
 
 # HNSW build parameters (pgvector defaults, stated explicitly so a dump restores the same index).
 HNSW_M = 16
@@ -53,6 +53,17 @@ CREATE TABLE IF NOT EXISTS recipes (
 CREATE INDEX IF NOT EXISTS recipes_search_tsv_idx ON recipes USING gin (search_tsv);
 CREATE INDEX IF NOT EXISTS recipes_lower_id_idx ON recipes (lower(id));
 CREATE INDEX IF NOT EXISTS recipes_artifact_idx ON recipes (artifact_id);
+
+-- 'docs' (a page in rewrite-docs) or 'moderne-only' (Moderne's recipe list only). Added here, filled from
+-- each row's data, so that re-ingesting a catalog of schema version 1 upgrades it in place. Searches filter
+-- it in the same statement as the other columns; no index of its own (two values, half the rows each).
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+                   AND table_name = 'recipes' AND column_name = 'availability') THEN
+        ALTER TABLE recipes ADD COLUMN availability text NOT NULL DEFAULT 'docs';
+        UPDATE recipes SET availability = data->>'availability' WHERE data ? 'availability';
+    END IF;
+END $$;
 
 CREATE TABLE IF NOT EXISTS recipe_embeddings (
     recipe_id text NOT NULL REFERENCES recipes (id) ON DELETE CASCADE,

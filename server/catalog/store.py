@@ -55,6 +55,7 @@ class CatalogStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._ids_cache: list[str] | None = None
+        self._moderne_ids: frozenset[str] = frozenset()
         self._memo: dict[str, tuple[str, Any]] = {}
         self._memo_lock = threading.Lock()
 
@@ -103,14 +104,15 @@ class CatalogStore:
 
     def info(self) -> CatalogInfo:
         meta = self.meta()
-        counts = {"recipes": 0, "composites": 0, "with_options": 0, "modules": 0}
+        counts = {"recipes": 0, "composites": 0, "with_options": 0, "modules": 0, "moderne_only": 0}
         if meta:
             with self.db.connection() as conn, conn.cursor() as cur:
                 cur.execute(
                     "SELECT count(*), count(*) FILTER (WHERE is_composite), "
-                    "count(*) FILTER (WHERE option_count > 0) FROM recipes"
+                    "count(*) FILTER (WHERE option_count > 0), "
+                    "count(*) FILTER (WHERE data->>'availability' = 'moderne-only') FROM recipes"
                 )
-                counts["recipes"], counts["composites"], counts["with_options"] = cur.fetchone()
+                counts["recipes"], counts["composites"], counts["with_options"], counts["moderne_only"] = cur.fetchone()
                 cur.execute("SELECT count(*) FROM modules")
                 counts["modules"] = cur.fetchone()[0]
         return CatalogInfo(
@@ -139,9 +141,17 @@ class CatalogStore:
     def all_ids(self) -> list[str]:
         if self._ids_cache is None:
             with self.db.connection() as conn, conn.cursor() as cur:
-                cur.execute("SELECT id FROM recipes ORDER BY id")
-                self._ids_cache = [r[0] for r in cur.fetchall()]
+                cur.execute("SELECT id, data->>'availability' = 'moderne-only' FROM recipes ORDER BY id")
+                rows = cur.fetchall()
+            self._moderne_ids = frozenset(rid for rid, moderne in rows if moderne)
+            self._ids_cache = [r[0] for r in rows]
         return self._ids_cache
+
+    def _prefer_docs(self, matches: list[str]) -> list[str]:
+        """Of several ids sharing a class name, the ones with a page, if any (a Moderne-only namesake
+        must not make a class name that used to resolve ambiguous)."""
+        with_page = [rid for rid in matches if rid not in self._moderne_ids]
+        return with_page if len(matches) > 1 and with_page else matches
 
     def resolve_id(self, query: str) -> str | None:
         """Exact id, then case-insensitive id, then a unique class-name (last segment) match."""
@@ -156,12 +166,12 @@ class CatalogStore:
             if len(rows) == 1:
                 return str(rows[0][0])
         suffix = query.rsplit(".", 1)[-1].lower()
-        matches = [rid for rid in self.all_ids() if rid.rsplit(".", 1)[-1].lower() == suffix]
+        matches = self._prefer_docs([rid for rid in self.all_ids() if rid.rsplit(".", 1)[-1].lower() == suffix])
         if len(matches) == 1:
             return matches[0]
         if "." in query:  # a dotted tail such as "github.SetupJavaAdoptOpenJDKToTemurin"
             tail = "." + query.lower()
-            matches = [rid for rid in self.all_ids() if rid.lower().endswith(tail)]
+            matches = self._prefer_docs([rid for rid in self.all_ids() if rid.lower().endswith(tail)])
             if len(matches) == 1:
                 return matches[0]
         return None
@@ -176,16 +186,22 @@ class CatalogStore:
         for rid in ids:
             by_class.setdefault(rid.rsplit(".", 1)[-1].lower(), []).append(rid)
         scored: dict[str, float] = {}
-        for rid in difflib.get_close_matches(name_l, [i.lower() for i in ids], n=limit * 2, cutoff=0.5):
+        pool = limit * 4  # Moderne-only look-alikes are dropped below; leave room for recipes with a page
+        for rid in difflib.get_close_matches(name_l, [i.lower() for i in ids], n=pool, cutoff=0.5):
             for orig in ids:
                 if orig.lower() == rid:
                     scored[orig] = max(scored.get(orig, 0), difflib.SequenceMatcher(None, name_l, rid).ratio())
         cls = name_l.rsplit(".", 1)[-1]
-        for match in difflib.get_close_matches(cls, list(by_class), n=limit * 2, cutoff=0.6):
+        for match in difflib.get_close_matches(cls, list(by_class), n=pool, cutoff=0.6):
             ratio = difflib.SequenceMatcher(None, cls, match).ratio()
             for orig in by_class[match]:
                 scored[orig] = max(scored.get(orig, 0), ratio)
-        ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
+        # A Moderne-only id is offered only when it is nearly the name asked for (a recipe that moved to
+        # io.moderne keeps its class name): otherwise 3,611 of them would crowd out usable suggestions.
+        ranked = sorted(
+            ((rid, score) for rid, score in scored.items() if rid not in self._moderne_ids or score >= 0.9),
+            key=lambda kv: (-kv[1], kv[0] in self._moderne_ids, kv[0]),
+        )
         return [rid for rid, _ in ranked[:limit]]
 
     def stored_hashes(self, model_key: str) -> dict[str, StoredHashes]:
@@ -230,16 +246,18 @@ class CatalogStore:
                 execute_values(
                     cur,
                     "INSERT INTO recipes (id, display_name, description, tags, license, group_id, artifact_id, "
-                    "npm_package, is_composite, option_count, used_by_count, doc_path, data, content_hash, "
-                    "search_tsv) VALUES %s ON CONFLICT (id) DO UPDATE SET display_name = EXCLUDED.display_name, "
+                    "npm_package, is_composite, option_count, used_by_count, doc_path, availability, data, "
+                    "content_hash, search_tsv) VALUES %s "
+                    "ON CONFLICT (id) DO UPDATE SET display_name = EXCLUDED.display_name, "
                     "description = EXCLUDED.description, tags = EXCLUDED.tags, license = EXCLUDED.license, "
                     "group_id = EXCLUDED.group_id, artifact_id = EXCLUDED.artifact_id, "
                     "npm_package = EXCLUDED.npm_package, is_composite = EXCLUDED.is_composite, "
                     "option_count = EXCLUDED.option_count, used_by_count = EXCLUDED.used_by_count, "
-                    "doc_path = EXCLUDED.doc_path, data = EXCLUDED.data, content_hash = EXCLUDED.content_hash, "
+                    "doc_path = EXCLUDED.doc_path, availability = EXCLUDED.availability, data = EXCLUDED.data, "
+                    "content_hash = EXCLUDED.content_hash, "
                     "search_tsv = EXCLUDED.search_tsv",
                     rows,
-                    template="(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, "
+                    template="(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, "
                     "setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B') "
                     "|| setweight(to_tsvector('english', %s), 'C'))",
                     page_size=500,
@@ -287,6 +305,7 @@ class CatalogStore:
             len(r.options),
             len(r.used_by),
             r.doc_path,
+            r.availability,
             json.dumps(r.model_dump(mode="json"), ensure_ascii=False),
             r.content_hash(),
             f"{identifier_words(r.id)} {r.display_name}",

@@ -51,6 +51,11 @@ def register(subparsers: Any) -> None:
         help="only composites (recipes that run others, e.g. whole migrations); --no-composite: only single "
         "recipes (default: both)",
     )
+    p.add_argument(
+        "--include-moderne",
+        action="store_true",
+        help="also rank Moderne-only recipes (no docs page; they run with the Moderne CLI/platform)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON (the find_recipes tool's output)")
     p.set_defaults(func=run_search)
 
@@ -102,6 +107,7 @@ def run_search(args: argparse.Namespace) -> int:
         min_score=args.min_score,
         filters=filters,
         tuning=tuning,
+        include_moderne=args.include_moderne,
     )
     if args.json:
         print(result.model_dump_json(indent=2))
@@ -112,6 +118,8 @@ def run_search(args: argparse.Namespace) -> int:
     more = result.total_count - len(result.hits)
     note = [f"({more} more candidates ranked below these; --limit N shows more)"] if more > 0 else []
     print(render_hits(result, note))
+    if result.moderne_hint is not None:
+        print(f"\nnote: {result.moderne_hint.message}")
     return 0
 
 

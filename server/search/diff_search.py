@@ -253,11 +253,16 @@ def _snapshot(store: CatalogStore) -> _Snapshot:
     def build() -> _Snapshot:
         with store.db.cursor() as cur:
             examples, matrix = load_examples(cur, MODEL_KEY)
-            cur.execute("SELECT recipe_id, embedding FROM recipe_embeddings WHERE model = %s", (MODEL_KEY,))
+            # Recipes with a docs page only: a Moderne-only recipe cannot go into a rewrite.yml the plugins run.
+            cur.execute(
+                "SELECT e.recipe_id, e.embedding FROM recipe_embeddings e JOIN recipes r ON r.id = e.recipe_id "
+                "WHERE e.model = %s AND r.availability = 'docs'",
+                (MODEL_KEY,),
+            )
             rows = cur.fetchall()
             cur.execute("SELECT id, data->'used_by' FROM recipes WHERE used_by_count > 0")
             parents = {rid: list(used_by or []) for rid, used_by in cur.fetchall()}
-            cur.execute("SELECT id, display_name, left(description, 400) FROM recipes")
+            cur.execute("SELECT id, display_name, left(description, 400) FROM recipes WHERE availability = 'docs'")
             texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
         keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
@@ -465,6 +470,7 @@ def find_recipes_for_diff(
                 tags=recipe.tags,
                 module=recipe.module,
                 license=recipe.license,
+                availability=recipe.availability,
                 is_composite=recipe.is_composite,
                 sub_recipe_count=len(recipe.recipe_list),
                 options=[OptionSummary(name=o.name, required=o.required) for o in recipe.options],

@@ -32,6 +32,7 @@ from ..catalog.models import Recipe
 from ..catalog.store import CatalogStore
 from ..embedding import Embedder
 from ..errors import BadInput
+from . import moderne
 from .candidates import Candidate, CandidatePool, soft_max, soft_max_rows
 from .defaults import DEFAULT_MIN_SCORE, MAX_VARIATIONS
 from .filters import check_filters
@@ -203,18 +204,19 @@ def find_recipes(
     min_score: float = DEFAULT_MIN_SCORE,
     filters: SearchFilters | None = None,
     tuning: SearchTuning | None = None,
+    include_moderne: bool = False,
 ) -> SearchResult:
     """Search the catalog for recipes implementing ``intent`` (one query or 2–5 variations).
 
-    ``tuning`` defaults to ``configured_tuning()``: the measured defaults, with the fusion the server is
-    configured for."""
+    Moderne-only recipes are left out unless ``include_moderne`` (see ``moderne.py``). ``tuning`` defaults
+    to ``configured_tuning()``: the measured defaults, with the fusion the server is configured for."""
     tuning = tuning or configured_tuning()
     queries = normalize_queries(intent)
     if not 1 <= limit <= 50:
         raise QueryError(f"limit must be between 1 and 50, got {limit}.")
     if not -1.0 <= min_score <= 1.0:
         raise QueryError(f"min_score is a cosine similarity between -1 and 1, got {min_score}.")
-    filters = filters or SearchFilters()
+    filters = moderne.search_filters(filters or SearchFilters(), include_moderne)
     pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)  # all variations in one batch, beside the SQL
     with store.db.connection() as conn, conn.cursor() as cur:
         snapshot = snapshot_for(store, store.check_ready(cur=cur), tuning.model_key)
@@ -230,13 +232,14 @@ def find_recipes(
         kept = search.candidates
         ordered = sorted(kept, key=lambda rid: (-kept[rid].score, rid))
         hits = _hydrate(store.get_recipes(ordered[:limit], cur=cur), ordered[:limit], kept)
+        moderne_hint = moderne.moderne_hint(search, ordered, limit, min_score)
     hint = None
     if not hits:
         hint = (
             "No recipe matched. Rephrase the intent in OpenRewrite's vocabulary (e.g. 'change dependency version', "
             "'migrate to JUnit 5'), describe it as a file/text manipulation, lower min_score, or drop filters."
         )
-    return SearchResult(hits=hits, total_count=len(ordered), queries=queries, hint=hint)
+    return SearchResult(hits=hits, total_count=len(ordered), queries=queries, hint=hint, moderne_hint=moderne_hint)
 
 
 def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, Candidate]) -> list[SearchHit]:
@@ -254,6 +257,7 @@ def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, C
                 tags=recipe.tags,
                 module=recipe.module,
                 license=recipe.license,
+                availability=recipe.availability,
                 is_composite=recipe.is_composite,
                 sub_recipe_count=len(recipe.recipe_list),
                 options=[OptionSummary(name=o.name, required=o.required) for o in recipe.options],

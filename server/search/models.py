@@ -14,6 +14,8 @@ class SearchFilters(BaseModel):
     tag: str | None = None
     license: Literal["apache", "moderne"] | None = None
     composite: bool | None = None
+    # "docs" leaves Moderne-only entries out (find_recipes sets it unless include_moderne); None: everything.
+    availability: Literal["docs", "moderne-only"] | None = None
 
     def is_empty(self) -> bool:
         return all(v is None for v in self.model_dump().values())
@@ -31,6 +33,9 @@ class SearchHit(BaseModel):
     tags: list[str]
     module: str | None
     license: str
+    availability: Literal["docs", "moderne-only"] = Field(
+        "docs", description="moderne-only: no docs page; runs with the Moderne CLI/platform, not the build plugins"
+    )
     is_composite: bool
     sub_recipe_count: int
     options: list[OptionSummary]
@@ -54,3 +59,14 @@ class SearchResult(BaseModel):
     )
     queries: list[str]
     hint: str | None = None
+    moderne_hint: ModerneHint | None = Field(
+        None, description="Moderne-only recipes left out of hits that would rank among them (include_moderne=false)"
+    )
+
+
+class ModerneHint(BaseModel):
+    """What the default filter kept out: Moderne-only recipes that would rank among the top hits."""
+
+    would_rank: int = Field(description="how many of the top `limit` results would be Moderne-only recipes")
+    best: list[str] = Field(description="the best one or two of them")
+    message: str

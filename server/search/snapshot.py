@@ -14,11 +14,12 @@ import logging
 import math
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..catalog.models import MODERNE_ONLY
 from ..catalog.store import CatalogStore, catalog_revision
 from ..config import EMBEDDING_DIM
 from .intent import direction, terms
@@ -26,6 +27,10 @@ from .models import SearchFilters
 from .priors import CANONICAL_PREFIX, RecipeFacts, class_name, is_search_only
 
 log = logging.getLogger(__name__)
+
+
+MAX_CACHED_MASKS = 256
+MAX_CACHED_SUBSETS = 8  # each holds a copy of its vectors
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class RecipeRow:
     artifact_id: str | None
     tags: frozenset[str]
     license: str
+    availability: str = "docs"
 
     def passes(self, filters: SearchFilters) -> bool:
         """The same conditions ``legs.filter_sql`` puts into SQL, for rows ranked in memory."""
@@ -44,6 +50,7 @@ class RecipeRow:
             and (filters.tag is None or filters.tag in self.tags)
             and (filters.license is None or self.license == filters.license)
             and (filters.composite is None or self.facts.is_composite == filters.composite)
+            and (filters.availability is None or self.availability == filters.availability)
         )
 
 
@@ -65,11 +72,28 @@ class RankingSnapshot:
     postings: dict[str, tuple[np.ndarray, np.ndarray]] = field(repr=False)
     # display-name term → log(recipes / recipes whose display name has it)
     name_idf: dict[str, float] = field(repr=False, default_factory=dict)
+    # lexeme → how many recipes *with a page* contain it (see ``term_stats``)
+    docs_freq: dict[str, int] = field(default_factory=dict, repr=False)
+    docs_total: int = 0
+    # filter values → ``filter_mask``: every default search filters on availability, and a Python pass over
+    # all rows per search cost more than the rest of the ranking
+    masks: dict[tuple[object, ...], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    subsets: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def doc_freq(self, lexeme: str) -> int:
         """How many recipes contain ``lexeme``."""
         found = self.postings.get(lexeme)
         return 0 if found is None else len(found[0])
+
+    def term_stats(self, filters: SearchFilters) -> tuple[Callable[[str], int], int]:
+        """Document frequencies and the recipe count the lexical leg's IDF uses for ``filters``: among the
+        recipes with a page when Moderne-only entries are filtered out (the default), so adding the Moderne
+        list does not change the weights of the default search; among all recipes otherwise."""
+        if filters.availability == "docs":
+            return (lambda lexeme: self.docs_freq.get(lexeme, 0)), self.docs_total
+        return self.doc_freq, len(self.rows)
 
     def cosines(self, ids: Sequence[str], queries: np.ndarray) -> dict[str, np.ndarray]:
         """Cosine of each recipe in ``ids`` (all in this snapshot) to every query vector; a recipe without a
@@ -82,8 +106,31 @@ class RankingSnapshot:
         return {rid: self.by_class.get(class_name(rid).lower(), ()) for rid in ids}
 
     def filter_mask(self, filters: SearchFilters) -> np.ndarray:
-        """Which recipes pass ``filters``, as booleans in ``recipe_ids`` order."""
-        return np.array([self.rows[rid].passes(filters) for rid in self.recipe_ids], dtype=bool)
+        """Which recipes pass ``filters``, as booleans in ``recipe_ids`` order (read-only, cached)."""
+        key = tuple(filters.model_dump().values())
+        mask = self.masks.get(key)
+        if mask is None:
+            mask = np.array([self.rows[rid].passes(filters) for rid in self.recipe_ids], dtype=bool)
+            mask.setflags(write=False)
+            if len(self.masks) >= MAX_CACHED_MASKS:
+                self.masks.clear()
+            self.masks[key] = mask
+        return mask
+
+    def subset(self, filters: SearchFilters) -> tuple[np.ndarray, np.ndarray]:
+        """The numbers of the recipes passing ``filters`` and their vectors as one contiguous array (cached).
+
+        Ranking a subset in memory (the Moderne-only hint) multiplies a half-size matrix: a fresh
+        fancy-indexed copy per search, or the whole matrix, cost ten times more on a busy machine."""
+        key = tuple(filters.model_dump().values())
+        found = self.subsets.get(key)
+        if found is None:
+            numbers = np.flatnonzero(self.filter_mask(filters))
+            found = (numbers, np.ascontiguousarray(self.vectors[numbers]))
+            if len(self.subsets) >= MAX_CACHED_SUBSETS:
+                self.subsets.clear()
+            self.subsets[key] = found
+        return found
 
     def passing(self, ids: Iterable[str], filters: SearchFilters) -> list[str]:
         return [rid for rid in ids if rid in self.rows and self.rows[rid].passes(filters)]
@@ -106,7 +153,7 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         cur.execute(
             "SELECT id, is_composite, used_by_count, artifact_id, tags, license, display_name, description, "
             "ARRAY(SELECT x->>'recipe_id' FROM jsonb_array_elements(data->'recipe_list') x), "
-            "ARRAY(SELECT jsonb_array_elements_text(data->'used_by')) FROM recipes ORDER BY id"
+            "ARRAY(SELECT jsonb_array_elements_text(data->'used_by')), availability FROM recipes ORDER BY id"
         )
         recipes = cur.fetchall()
         # pgvector's binary form (int16 dim, int16 unused, big-endian float4s), all rows in one bytea: parsing
@@ -132,7 +179,11 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
             )
             for lexeme, positions, ranks in cur.fetchall()
         }
-    copies = republished_copies((r[0], r[6], r[7]) for r in recipes)
+    # Copies among the recipes with a page are found among those alone, so a Moderne-only namesake does not
+    # demote a docs recipe (the default search leaves Moderne-only entries out); those are judged among all.
+    moderne_only = {r[0] for r in recipes if r[10] == MODERNE_ONLY}
+    copies = republished_copies((r[0], r[6], r[7]) for r in recipes if r[0] not in moderne_only)
+    copies |= republished_copies((r[0], r[6], r[7]) for r in recipes) & moderne_only
     name_terms = {r[0]: frozenset(terms(r[6] or "")) for r in recipes}
     rows = {
         rid: RecipeRow(
@@ -150,13 +201,18 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
             artifact_id=artifact,
             tags=frozenset(tags or ()),
             license=lic,
+            availability=availability,
         )
-        for rid, comp, used, artifact, tags, lic, name, _desc, children, parents in recipes
+        for rid, comp, used, artifact, tags, lic, name, _desc, children, parents, availability in recipes
     }
+    # Name rarity among the recipes with a page, like the full-text weights (``term_stats``): adding the
+    # Moderne list must not change the default ranking; a term only Moderne-only names use counts as rarest.
     name_df: dict[str, int] = defaultdict(int)
-    for found in name_terms.values():
-        for term in found:
-            name_df[term] += 1
+    for rid, found in name_terms.items():
+        if rid not in moderne_only:
+            for term in found:
+                name_df[term] += 1
+    docs_total = max(len(rows) - len(moderne_only), 1)
     recipe_ids = tuple(rows)
     index = {rid: n for n, rid in enumerate(recipe_ids)}
     record = np.dtype([("dim", ">i2"), ("unused", ">i2"), ("values", ">f4", (EMBEDDING_DIM,))])
@@ -168,6 +224,8 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
     by_class: dict[str, list[str]] = defaultdict(list)
     for rid in rows:
         by_class[class_name(rid).lower()].append(rid)
+    is_docs = np.array([rows[rid].availability != MODERNE_ONLY for rid in recipe_ids], dtype=bool)
+    docs_freq = {lexeme: int(is_docs[numbers].sum()) for lexeme, (numbers, _ranks) in postings.items()}
     snapshot = RankingSnapshot(
         revision=catalog_revision(meta),
         model_key=model_key,
@@ -178,7 +236,9 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         by_lower_id={rid.lower(): rid for rid in rows},
         by_class={k: tuple(sorted(v)) for k, v in by_class.items()},
         postings=postings,
-        name_idf={term: math.log(len(rows) / df) for term, df in name_df.items()},
+        name_idf={term: math.log(docs_total / df) for term, df in name_df.items()},
+        docs_freq={lexeme: n for lexeme, n in docs_freq.items() if n},
+        docs_total=docs_total,
     )
     log.info(
         "ranking snapshot of %d recipes (%d vectors) loaded in %.2f s",

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..catalog.lookup import RecipeLookup
 from ..catalog.models import Recipe, RecipeOption
+from . import moderne
 from .models import LintIssue, LintReport
 from .recipe_file import (
     DeclaredRecipe,
@@ -138,12 +139,17 @@ def _check_entry(
         return
     recipe = lookup.get_recipe(entry.recipe_id)
     if recipe is None:
+        suggestions = _suggest_ids(entry.recipe_id, lookup, declared)
         out.error(
             entry.path,
-            f"unknown recipe {entry.recipe_id!r}: not in the catalog and not declared in this file",
+            f"unknown recipe {entry.recipe_id!r}: not in the catalog and not declared in this file"
+            + moderne.suggestions_note(lookup, suggestions),
             entry.line,
-            _suggest_ids(entry.recipe_id, lookup, declared),
+            suggestions,
         )
+        return
+    if recipe.is_moderne_only:  # real, but its options are unknown and the build plugins cannot run it
+        out.warn(entry.path, moderne.lint_message(recipe), entry.line)
         return
     _check_options(entry, recipe, out)
 

@@ -26,6 +26,7 @@ from typing import IO
 
 from ..catalog.lookup import RecipeLookup
 from ..errors import UserError
+from . import moderne
 from .buildtool import BuildSetup, BuildToolMissing, NoBuildFile, RewriteContext, detect_build
 from .diagnosis import diagnose, diagnose_failure
 from .javaversion import JavaRequirement
@@ -268,6 +269,8 @@ def validate_recipe(
         result.diagnosis = "lint failed: " + "; ".join(f"{e.path}: {e.message}" for e in report.errors[:3])
         result.duration_s = round(time.monotonic() - started, 2)
         return result
+    if needs_moderne := moderne.moderne_only_in(lookup, report.catalog_recipes):
+        raise ValidationFailed(moderne.refusal(needs_moderne))  # before any build: the plugins cannot run it
     try:
         _prepare_and_run(request, result, lookup, options, settings, repository, user_home, deadline, step, cancel)
     except _EnvironmentError as exc:

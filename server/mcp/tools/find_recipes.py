@@ -19,7 +19,9 @@ file/text edit): recipes that several phrasings agree on rank first. Recipe ids 
 the query match exactly; `-word` keeps recipes containing that word out of the text matches. Filters:
 module (artifact id, e.g. rewrite-spring), tag, license ("apache" or "moderne"), composite (true:
 migration composites only). Returns ranked hits with id, display name, description, options (required
-flags) and scores. Confirm a hit with get_recipe before writing it into a recipe."""
+flags) and scores. Confirm a hit with get_recipe before writing it into a recipe.
+Moderne-only recipes (no docs page; they run with the Moderne CLI/platform, not the build plugins) are
+left out unless include_moderne=true; `moderne_hint` says how many would rank and the best ids."""
 
 
 def find_recipes_tool(
@@ -36,13 +38,24 @@ def find_recipes_tool(
     tag: Annotated[str | None, Field(description="only recipes with this tag")] = None,
     license: Annotated[Literal["apache", "moderne"] | None, Field(description="only this license")] = None,
     composite: Annotated[bool | None, Field(description="true: composites only; false: leaf recipes only")] = None,
+    include_moderne: Annotated[
+        bool, Field(description="also rank Moderne-only recipes (flagged availability=moderne-only)")
+    ] = False,
 ) -> SearchResult:
     state = get_state(ctx)
     intent = check_intent(intent)
     module = check_optional(module, "module", max_chars=MAX_NAME_CHARS, one_line=True)
     tag = check_optional(tag, "tag", max_chars=MAX_NAME_CHARS, one_line=True)
     filters = SearchFilters(module=module, tag=tag, license=license, composite=composite)
-    return find_recipes(state.store(), state.embedder, intent, limit=limit, min_score=min_score, filters=filters)
+    return find_recipes(
+        state.store(),
+        state.embedder,
+        intent,
+        limit=limit,
+        min_score=min_score,
+        filters=filters,
+        include_moderne=include_moderne,
+    )
 
 
 TOOL = Tool(

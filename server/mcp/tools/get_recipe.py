@@ -16,6 +16,7 @@ DESCRIPTION = """Get one OpenRewrite recipe by id: description, options (types, 
 the recipes a composite runs, preconditions, module coordinates and version, license, examples, and a
 rewrite.yml snippet with required options as placeholders. Accepts the exact id, a case-insensitive id,
 or a unique class name (e.g. UpgradeSpringBoot_3_0). Unknown ids fail with the closest known ids.
+A Moderne-only recipe (availability=moderne-only) comes with runs_with: it needs the Moderne CLI/platform.
 Set include_markdown only when you need the full documentation page (it is large)."""
 
 

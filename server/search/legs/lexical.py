@@ -112,5 +112,6 @@ class LexicalLeg:
 
     def gather(self, ctx: LegContext) -> Evidence:
         snap, t = ctx.snapshot, ctx.tuning
-        terms = lexical_terms(ctx.cur, ctx.queries, snap.doc_freq, len(snap.rows), max_df=t.lexical_max_df)
+        freq, total = snap.term_stats(ctx.filters)  # IDF among the recipes the filters allow (see term_stats)
+        terms = lexical_terms(ctx.cur, ctx.queries, freq, total, max_df=t.lexical_max_df)
         return lexical_leg(snap, terms, ctx.filters, depth=t.lexical_candidates)

@@ -23,4 +23,7 @@ def filter_sql(filters: SearchFilters, alias: str = "r") -> tuple[str, dict[str,
     if filters.composite is not None:
         clauses.append(f"{alias}.is_composite = %(f_composite)s")
         params["f_composite"] = filters.composite
+    if filters.availability:
+        clauses.append(f"{alias}.availability = %(f_availability)s")
+        params["f_availability"] = filters.availability
     return ("".join(f" AND {c}" for c in clauses), params)
