@@ -1,1 +1,2 @@
-"""Claude Code prompt files (slash command and subagents), shipped as package data for install-agents."""
+"""The Claude Code side: prompt files (slash command and subagents, shipped as package data) and the code
+that serves them — ``install-agents`` puts them into a project, ``check-run`` re-checks a finished run."""

@@ -20,11 +20,26 @@ def register(subparsers: Any) -> None:
         help="install the /rewrite-assist command, its subagents and the MCP server into a project",
         description=(
             "Copy the prompts into DIR/.claude/commands and DIR/.claude/agents, add the server to "
-            "DIR/.mcp.json (merged, other servers kept) and allow its tools in DIR/.claude/settings.json."
+            "DIR/.mcp.json (merged, other servers kept) and allow its tools in DIR/.claude/settings.json. "
+            "REWRITE_ASSIST_HOME, REWRITE_ASSIST_DATABASE_URL and REWRITE_ASSIST_MODEL, when set, go into the "
+            "server's env, so Claude Code's server opens the same catalog as this shell."
         ),
     )
-    p.add_argument("--target", type=Path, default=Path("."), metavar="DIR", help="project directory (default: .)")
+    p.add_argument(
+        "--target",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="project directory, created if missing (default: .)",
+    )
     p.add_argument("--force", action="store_true", help="replace prompts and a server entry that differ")
+    p.add_argument(
+        "--portable",
+        action="store_true",
+        help="start the server as plain `rewrite-assist` (found on PATH) instead of this installation's absolute "
+        "path: for a .mcp.json the team commits, each member having rewrite-assist on PATH (default: the "
+        "absolute path, which works whatever PATH Claude Code gets, on this machine only)",
+    )
     p.set_defaults(func=run_install_agents)
 
     c = subparsers.add_parser(
@@ -45,7 +60,7 @@ def register(subparsers: Any) -> None:
 def run_install_agents(args: argparse.Namespace) -> int:
     from .install import install_agents
 
-    report = install_agents(args.target, force=args.force)
+    report = install_agents(args.target, force=args.force, portable=args.portable)
     for line in report.lines():
         print(line)
     if not report.changed and not report.kept_modified:

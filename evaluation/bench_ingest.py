@@ -1,6 +1,6 @@
 """Benchmark: full ingest, unchanged re-ingest and dump size, on a throwaway embedded PostgreSQL.
 
-    python evaluation/bench_ingest.py [--source ../shared/data/openrewrite-docs/recipes.tar.gz]
+    python -m rewrite_assist.evaluation.bench_ingest [--source ../shared/data/openrewrite-docs/recipes.tar.gz]
 
 Goals (2-core machine): full ingest ≤ 60 s, unchanged re-ingest ≤ 5 s, dump ≤ 30 MB. Peak memory is the
 process's maximum resident set size (model + parsed pages + vectors). The full ingest includes loading the

@@ -1,6 +1,6 @@
 """Benchmark: the MCP server on the real catalog, and our search vs. a reference-shaped query, in one run.
 
-    python evaluation/bench_server.py [--runs 30]
+    python -m rewrite_assist.evaluation.bench_server [--runs 30]
 
 Uses the catalog the environment points at (``REWRITE_ASSIST_DATABASE_URL`` or the embedded one; run
 ``rewrite-assist ingest`` first). Measures: process start → ``initialize`` answered (stdio subprocess);

@@ -158,7 +158,11 @@ def _read_tarball(path: Path, *, location: str, kind: SourceKind) -> DocsSource:
                 else:
                     pages.append(Page(relative, content))
     except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
-        raise SourceError(f"{location} is not a readable .tar.gz archive ({exc}); re-download it or {_HINT}.") from exc
+        # tarfile lists every compression it tried, one per line: the gist is that this is no archive at all
+        reason = "not a tar archive" if "could not be opened successfully" in str(exc) else " ".join(str(exc).split())
+        raise SourceError(
+            f"{location} is not a readable .tar.gz archive ({reason}); re-download it or {_HINT}."
+        ) from exc
     if not pages:
         raise SourceError(f"No recipe pages ({RECIPES_DIR}**/*.md) in {location}; {_HINT}.")
     commit = commit or _sha_in(prefix or "") or _sha_from_source_notes(path)

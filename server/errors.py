@@ -7,6 +7,27 @@ that escapes is a bug and is reported as one.
 
 from __future__ import annotations
 
+import re
+
+# The same capability on both surfaces: library messages name the MCP tool (agents are their main readers),
+# and the CLI rewords a message once, in ``main()``, with ``for_cli``: a shell user reads the command to run.
+CLI_EQUIVALENTS = {
+    "find_recipes": "rewrite-assist search",
+    "get_recipe": "rewrite-assist show",
+    "lint_recipe": "rewrite-assist lint-recipe",
+    "validate_recipe": "rewrite-assist validate",
+    "analyze_diffs": "rewrite-assist analyze-diffs",
+    "test_connection": "rewrite-assist status",
+    "min_score": "--min-score",
+    "include_markdown": "--markdown",
+}
+_TOOL_WORDS = re.compile(r"`?\b(" + "|".join(CLI_EQUIVALENTS) + r")\b`?")
+
+
+def for_cli(message: str) -> str:
+    """``message`` as a CLI user should read it: MCP tool and parameter names become the CLI's."""
+    return _TOOL_WORDS.sub(lambda m: f"`{CLI_EQUIVALENTS[m.group(1)]}`", message)
+
 
 class UserError(Exception):
     """An expected failure the caller can act on; ``exit_code`` is what the CLI exits with."""

@@ -114,7 +114,6 @@ def catalog(make_database, embedder):
     store = CatalogStore(make_database("catalog"))
     report = ingest(store, snapshot, embedder=embedder, progress=False)
     assert report.recipes > 4000, report.summary()
-    store.ingest_report = report
     return store
 
 

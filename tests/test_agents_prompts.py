@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
@@ -11,6 +12,7 @@ from rewrite_assist.agents import run_layout as layout
 from rewrite_assist.agents.decision import TEXT_RECIPE_PREFIX
 from rewrite_assist.agents.intents import parse_atomic_intents
 from rewrite_assist.agents.prompts import PromptFile, packaged_prompts, tool_calls
+from rewrite_assist.server.validation.models import Status
 
 PROMPTS = {p.relative_path: p for p in packaged_prompts()}
 COMMAND = PROMPTS["commands/rewrite-assist.md"]
@@ -69,10 +71,11 @@ def test_command_names_every_artifact_check_run_expects() -> None:
 
 def test_validator_header_template_is_what_check_run_reads(tmp_path: Path) -> None:
     template = next(block for block in fenced_blocks(VALIDATOR, "markdown") if "Status:" in block)
-    filled = template.replace("option-N", "option-1").replace(
-        "<status from validate_recipe: ok, no_changes, lint_failed, build_failed, timeout, or missing_input>",
-        "ok",
-    )
+    placeholder = re.search(r"<status from validate_recipe: ([^>]*)>", template)
+    assert placeholder, template
+    listed = set(re.split(r",\s*(?:or\s+)?", placeholder.group(1)))
+    assert set(get_args(Status)) | {"missing_input"} == listed  # every status the tool can return, and no other
+    filled = template.replace("option-N", "option-1").replace(placeholder.group(0), "ok")
     filled = filled.replace("<passed, failed, or not run>", "failed")
     path = tmp_path / "option-1-validation-analysis.md"
     path.write_text(filled)

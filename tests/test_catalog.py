@@ -8,6 +8,7 @@ import re
 import subprocess
 import tarfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO_ROOT, require_snapshot
@@ -15,6 +16,7 @@ from conftest import REPO_ROOT, require_snapshot
 from rewrite_assist.ingestion.pipeline import MODEL_KEY, IngestError, ingest
 from rewrite_assist.server.catalog.db import Database, _pgserver
 from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
+from rewrite_assist.server.embedding import Embedder
 from rewrite_assist.server.search.hybrid import find_recipes
 
 
@@ -101,12 +103,10 @@ def test_incremental_reingest_touches_only_what_changed(make_database, embedder,
     assert store.info().recipes == 10
 
 
-class _FailingEmbedder:
+class _FailingEmbedder(Embedder):
     """Fails like a crash in the middle of a run (after parsing, before anything is written)."""
 
-    model_name = "sentence-transformers/all-MiniLM-L6-v2"
-
-    def encode(self, texts, **_kwargs):
+    def encode(self, texts: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("simulated crash while embedding")
 
 

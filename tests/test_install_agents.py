@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rewrite_assist.agents import cli as workflow_cli
-from rewrite_assist.agents.install import InstallError, install_agents, server_command
+from rewrite_assist.agents.install import CARRIED_SETTINGS, InstallError, install_agents, server_command
 from rewrite_assist.agents.prompts import packaged_prompts, workflow_tool_names
 from rewrite_assist.server.errors import UserError as CommandError
 
@@ -99,7 +99,9 @@ def test_differing_server_entry_is_kept_unless_forced(tmp_path: Path) -> None:
     assert json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["rewrite-assist"] == ENTRY
 
 
-def test_server_command_is_absolute_and_runs_serve() -> None:
+def test_server_command_is_absolute_and_runs_serve(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in CARRIED_SETTINGS:
+        monkeypatch.delenv(name, raising=False)
     entry = server_command()
     assert Path(entry["command"]).is_absolute()
     assert os.access(entry["command"], os.X_OK)
@@ -114,8 +116,8 @@ def test_target_that_is_a_file_or_missing(tmp_path: Path) -> None:
     a_file.write_text("x")
     with pytest.raises(InstallError, match="is not a directory"):
         install_agents(a_file, server_entry=ENTRY)
-    with pytest.raises(InstallError, match="does not exist"):
-        install_agents(tmp_path / "missing", server_entry=ENTRY)
+    with pytest.raises(InstallError, match="cannot create the target"):
+        install_agents(a_file / "sub", server_entry=ENTRY)
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write to read-only directories")
@@ -179,8 +181,9 @@ def test_cli_install_and_rerun(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_cli_bad_target_exits_2(tmp_path: Path) -> None:
-    with pytest.raises(CommandError, match="does not exist") as exc:
-        run_cli(["install-agents", "--target", str(tmp_path / "nope")])
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(CommandError, match="cannot create the target") as exc:
+        run_cli(["install-agents", "--target", str(tmp_path / "file.txt" / "nope")])
     assert exc.value.exit_code == 2
 
 
@@ -206,3 +209,62 @@ def test_installed_command_starts_the_server_from_another_directory(tmp_path: Pa
 
     names = asyncio.run(asyncio.wait_for(listing(), timeout=120))
     assert {f"mcp__rewrite-assist__{name}" for name in names} >= set(workflow_tool_names())
+
+
+def test_missing_target_folder_is_created(tmp_path: Path) -> None:
+    target = tmp_path / "new" / "project"
+    report = install_agents(target, server_entry=ENTRY)
+    assert report.target == target.resolve() and (target / ".claude" / "commands" / "rewrite-assist.md").is_file()
+
+
+def test_files_follow_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        install_agents(tmp_path / "a", server_entry=ENTRY)
+        os.umask(0o077)
+        install_agents(tmp_path / "b", server_entry=ENTRY)
+    finally:
+        os.umask(old)
+    for folder, expected in (("a", 0o644), ("b", 0o600)):
+        files = [p for p in (tmp_path / folder).rglob("*") if p.is_file()]
+        assert len(files) == 5  # three prompts, .mcp.json, .claude/settings.json
+        assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {expected}, folder
+
+
+def test_replaced_file_keeps_its_mode(tmp_path: Path) -> None:
+    (tmp_path / ".mcp.json").write_text('{"mcpServers": {}}')
+    (tmp_path / ".mcp.json").chmod(0o640)
+    install_agents(tmp_path, server_entry=ENTRY)
+    assert stat.S_IMODE((tmp_path / ".mcp.json").stat().st_mode) == 0o640
+    assert "rewrite-assist" in json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]
+
+
+def test_catalog_settings_go_into_the_server_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("REWRITE_ASSIST_HOME", "relative-home")
+    monkeypatch.setenv("REWRITE_ASSIST_DATABASE_URL", "postgresql://ra:secret@db.example:5432/catalog")
+    monkeypatch.delenv("REWRITE_ASSIST_MODEL", raising=False)
+    report = install_agents(tmp_path / "project")
+    entry = json.loads((tmp_path / "project" / ".mcp.json").read_text())["mcpServers"]["rewrite-assist"]
+    assert entry["env"] == {
+        "REWRITE_ASSIST_HOME": str(tmp_path / "relative-home"),
+        "REWRITE_ASSIST_DATABASE_URL": "postgresql://ra:secret@db.example:5432/catalog",
+    }
+    assert "with env REWRITE_ASSIST_DATABASE_URL, REWRITE_ASSIST_HOME" in report.mcp_server
+    assert "password" in report.mcp_server
+    monkeypatch.delenv("REWRITE_ASSIST_HOME")
+    monkeypatch.delenv("REWRITE_ASSIST_DATABASE_URL")
+    assert "env" not in server_command()
+
+
+def test_portable_entry_names_the_command_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "rewrite-assist").exists():
+        pytest.skip("no rewrite-assist entry point beside this interpreter")
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    assert run_cli(["install-agents", "--target", str(tmp_path), "--portable"]) == 0
+    entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["rewrite-assist"]
+    assert entry["command"] == "rewrite-assist" and entry["args"] == ["serve"]
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(InstallError, match="not on this PATH"):
+        server_command(portable=True)

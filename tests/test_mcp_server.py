@@ -202,15 +202,15 @@ def test_warm_up_starts_after_the_handshake_and_only_once(app_state: AppState) -
     anyio.run(run)
     assert end_to_end.seen >= 1  # through the real server's middleware chain
 
-    real = AppState(database_factory=lambda: app_state.store().db, embedder=app_state.embedder)
     started: list[int] = []
     done = threading.Event()
 
-    def warm_db() -> None:
-        started.append(1)
-        done.set()
+    class CountingState(AppState):
+        def _warm_db(self) -> None:
+            started.append(1)
+            done.set()
 
-    real._warm_db = warm_db
+    real = CountingState(database_factory=lambda: app_state.store().db, embedder=app_state.embedder)
     real.warm_up()
     real.warm_up()  # returns at once: the flag is set synchronously by the first call
     assert done.wait(10)

@@ -14,6 +14,7 @@ from fixtures.validation_support import (
     StandIn,
     make_fake_jdk,
     make_gradle_repo,
+    no_remote_preflight,  # noqa: F401  (autouse)
 )
 
 from rewrite_assist.__main__ import main

@@ -10,7 +10,11 @@ import pytest
 from fixtures.validation_support import PR_CASES, make_fake_jdk, unpack_case, write_files
 
 from rewrite_assist.server.validation.buildtool import BuildToolError, detect_build
-from rewrite_assist.server.validation.javaversion import detect_java_version, normalize_version
+from rewrite_assist.server.validation.javaversion import (
+    gradle_java_requirement,
+    maven_java_requirement,
+    normalize_version,
+)
 from rewrite_assist.server.validation.jdk import (
     JdkNotFound,
     discover_jdks,
@@ -46,7 +50,7 @@ def test_normalize_version(text: str, expected: int | None) -> None:
 )
 def test_gradle_declarations(tmp_path: Path, name: str, snippet: str, expected: int | None) -> None:
     write_files(tmp_path, {name: "plugins { id 'java' }\n" + snippet})
-    req = detect_java_version(tmp_path, "gradle")
+    req = gradle_java_requirement(tmp_path)
     assert req.version == expected
     if expected is not None:
         assert req.evidence and req.evidence[0].startswith(f"{name}:")
@@ -62,7 +66,7 @@ def test_gradle_takes_the_highest_across_subprojects_with_line_numbers(tmp_path:
             "build/generated.gradle": "sourceCompatibility = '25'\n",  # build output: ignored
         },
     )
-    req = detect_java_version(tmp_path, "gradle")
+    req = gradle_java_requirement(tmp_path)
     assert req.version == 17
     assert "build.gradle:4: sourceCompatibility 11" in req.evidence
     assert any(e.startswith("app/build.gradle.kts:1: toolchain") for e in req.evidence)
@@ -80,12 +84,12 @@ def test_maven_properties_and_compiler_plugin(tmp_path: Path) -> None:
             "module/pom.xml": "<project><properties><java.version>1.8</java.version></properties></project>",
         },
     )
-    req = detect_java_version(tmp_path, "maven")
+    req = maven_java_requirement(tmp_path)
     assert req.version == 17
     assert "pom.xml: <maven.compiler.source>${jdk}</maven.compiler.source>" in req.evidence
     assert "module/pom.xml: <java.version>1.8</java.version>" in req.evidence
     write_files(tmp_path / "broken", {"pom.xml": "<project><unclosed>"})
-    assert detect_java_version(tmp_path / "broken", "maven").version is None
+    assert maven_java_requirement(tmp_path / "broken").version is None
 
 
 def _case_versions() -> list[tuple[str, int]]:
@@ -108,14 +112,14 @@ CASES = _case_versions()
 def test_real_case_trees(tmp_path: Path, case: str, expected: int) -> None:
     root = unpack_case(case, tmp_path / case)
     setup = detect_build(root, path_env="/usr/bin:/bin")
-    req = detect_java_version(root, setup.tool)
+    req = setup.tool.java_requirement(root)
     assert req.version == expected, req.evidence
 
 
 def test_detect_build_prefers_wrappers_and_explains_absence(tmp_path: Path) -> None:
     write_files(tmp_path / "g", {"build.gradle.kts": "", "gradlew": "#!/bin/sh\n"})
     setup = detect_build(tmp_path / "g", path_env="")
-    assert (setup.tool, setup.wrapper, setup.dsl) == ("gradle", "gradlew", "kotlin")
+    assert (setup.name, setup.wrapper, setup.build_files) == ("gradle", "gradlew", ("build.gradle.kts",))
     # not executable: run through sh rather than chmod (a mode change would show in the diff)
     assert setup.command(tmp_path / "g") == ["sh", str(tmp_path / "g" / "gradlew")]
 
@@ -124,7 +128,7 @@ def test_detect_build_prefers_wrappers_and_explains_absence(tmp_path: Path) -> N
     write_files(bindir, {"mvn": "#!/bin/sh\n"})
     (bindir / "mvn").chmod(0o755)
     setup = detect_build(tmp_path / "m", path_env=str(bindir))
-    assert setup.tool == "maven" and setup.command(tmp_path / "m") == [str(bindir / "mvn")]
+    assert setup.name == "maven" and setup.command(tmp_path / "m") == [str(bindir / "mvn")]
     with pytest.raises(BuildToolError, match=r"no \./mvnw and there is no 'mvn' on PATH"):
         detect_build(tmp_path / "m", path_env="")
 

@@ -16,6 +16,7 @@ from fixtures.validation_support import (
     StandIn,
     commit_all,
     make_fake_jdk,
+    no_remote_preflight,  # noqa: F401  (autouse)
     preprocessed_diff,
     unpack_case,
     write_standin,
@@ -130,7 +131,7 @@ def test_replay_with_the_real_catalog(
     )
     result = validate_recipe(request, catalog, options=RunOptions(jdk_search_dirs=[jdks], jdk_env={}))
     assert result.lint is not None and result.lint.ok and result.lint.catalog_checked
-    assert result.status == "ok" and result.metrics["is_perfect_match"] is True
+    assert result.status == "ok" and result.metrics is not None and result.metrics["is_perfect_match"] is True
     assert result.java_version == 17
     assert [m.split(":")[1] for m in result.modules] == ["rewrite-github-actions"]
     script = standin.calls()[0]["init_script"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from fixtures.validation_support import (
     make_fake_jdk,
     make_gradle_repo,
     make_maven_repo,
+    no_remote_preflight,  # noqa: F401  (autouse)
     write_files,
 )
 
@@ -53,7 +55,12 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
     work = tmp_path / "work"
     work.mkdir()
     options = RunOptions(
-        jdk_search_dirs=[jdks], jdk_env={}, settings=EngineSettings(), temp_dir=work, runs_dir=tmp_path / "runs"
+        jdk_search_dirs=[jdks],
+        jdk_env={},
+        settings=EngineSettings(preflight=False),
+        temp_dir=work,
+        runs_dir=tmp_path / "runs",
+        user_home=tmp_path / "home",
     )
     return Env(StandIn(tmp_path, monkeypatch), options, work, jdks, diff_file, tmp_path)
 
@@ -78,11 +85,11 @@ def test_gradle_run_through_init_script(env: Env, dsl: str) -> None:
     assert result.modules == ["org.openrewrite.recipe:rewrite-github-actions:3.29.0"]
     assert result.files_changed == [".github/workflows/ci.yml"]
     assert result.diff is not None and "+      - name: Set up JDK 21" in result.diff
-    assert Path(result.diff_path).read_text() == result.diff
-    assert result.metrics["f1_score"] == 1.0 and result.metrics["true_positives"] == 4
-    stats = json.loads(Path(result.stats_path).read_text())
+    assert Path(str(result.diff_path)).read_text() == result.diff
+    assert (result.metrics or {})["f1_score"] == 1.0 and (result.metrics or {})["true_positives"] == 4
+    stats = json.loads(Path(str(result.stats_path)).read_text())
     assert list(stats)[:2] == ["diff_files", "metrics"] and stats["metrics"]["is_perfect_match"] is True
-    assert "BUILD SUCCESSFUL" in Path(result.log_path).read_text()
+    assert "BUILD SUCCESSFUL" in Path(str(result.log_path)).read_text()
     assert [p[0] for p in env.progress] == [1, 2, 3, 4, 5, 6, 8]
     assert all(p[1] == 8 for p in env.progress)
 
@@ -135,11 +142,12 @@ def test_check_build_reports_compilation(env: Env) -> None:
     check = result.build_check
     assert check is not None and not check.passed and check.exit_code == 1
     assert check.command[-2:] == ["compileJava", "compileTestJava"]
-    assert "cannot find symbol" in check.log_tail and check.diagnosis.startswith("compile error")
+    assert "cannot find symbol" in check.log_tail and (check.diagnosis or "").startswith("compile error")
     assert [c["mode"] for c in env.standin.calls()] == ["rewrite", "compile"]
 
     env.standin.configure(rewrite={"apply_diff": str(env.diff_file)})
-    assert run(env, repo, check_build=True).build_check.passed
+    rerun = run(env, repo, check_build=True).build_check
+    assert rerun is not None and rerun.passed
 
 
 def test_no_changes(env: Env) -> None:
@@ -148,26 +156,50 @@ def test_no_changes(env: Env) -> None:
     result = run(env, repo, pr_diff_text=CI_DIFF)
     assert result.status == "no_changes"
     assert result.files_changed == []  # build outputs written by the run do not count
-    assert result.metrics["recall"] == 0.0 and result.metrics["false_negatives"] == 4
+    assert (result.metrics or {})["recall"] == 0.0 and (result.metrics or {})["false_negatives"] == 4
 
 
 @pytest.mark.parametrize(
-    ("output", "diagnosis"),
+    ("output", "status", "diagnosis"),
     [
-        ("> Could not resolve org.openrewrite.recipe:rewrite-github-actions:3.29.0.", "missing module"),
-        ("Caused by: java.lang.IllegalArgumentException: Unsupported class file major version 65", "wrong JDK"),
-        ("Recipe(s) not found: com.example.UpgradeCi", "recipe not found"),
-        ("java.net.UnknownHostException: plugins.gradle.org", "no network"),
-        ("weird failure", "the gradle run failed with exit code 1"),
+        (
+            "> Could not resolve org.openrewrite.recipe:rewrite-github-actions:3.29.0.",
+            "environment_error",
+            "missing module",
+        ),
+        (
+            "Caused by: java.lang.IllegalArgumentException: Unsupported class file major version 65",
+            "environment_error",
+            "wrong JDK",
+        ),
+        ("java.net.UnknownHostException: plugins.gradle.org", "environment_error", "no network"),
+        (
+            "> Could not GET 'https://artifacts.codegenomeproject.org/maven/x.pom'. Received status code 401 from "
+            "server: Unauthorized",
+            "environment_error",
+            "credentials refused",
+        ),
+        ("Recipe(s) not found: com.example.UpgradeCi", "build_failed", "recipe not found"),
+        ("weird failure", "build_failed", "the gradle run failed with exit code 1"),
     ],
 )
-def test_build_failure_is_diagnosed(env: Env, output: str, diagnosis: str) -> None:
+def test_build_failure_is_diagnosed(env: Env, output: str, status: str, diagnosis: str) -> None:
     repo = make_gradle_repo(env.tmp / "repo")
-    env.standin.configure(rewrite={"output": output, "exit": 1})
+    trace = "\n".join(f"\tat org.example.Frame{i}.run(Frame{i}.java:{i})" for i in range(40))
+    env.standin.configure(rewrite={"output": f"{output}\n{trace}\n\t... 12 more", "exit": 1})
     result = run(env, repo)
-    assert result.status == "build_failed"
-    assert result.diagnosis.startswith(diagnosis)
-    assert output in result.log_tail
+    assert result.status == status
+    assert (result.diagnosis or "").startswith(diagnosis) and "\n" not in (result.diagnosis or "")
+    if status == "build_failed":
+        assert output in (result.log_tail or "")
+        assert "Frame" not in (result.log_tail or "") and "more" not in (
+            result.log_tail or ""
+        )  # traces stay in run.log
+    else:
+        assert result.log_tail is None and str(result.log_path) in (result.diagnosis or "")
+    if diagnosis == "credentials refused":
+        assert "REWRITE_ASSIST_MAVEN_TOKEN" in (result.diagnosis or "")
+    assert "Frame39" in Path(str(result.log_path)).read_text()
     assert result.diff_path is None
     assert list(env.work.iterdir()) == []
 
@@ -179,7 +211,7 @@ def test_timeout_stops_the_build_and_removes_the_copy(env: Env) -> None:
     result = run(env, repo, timeout_s=1.5)
     assert time.monotonic() - start < 20
     assert result.status == "timeout"
-    assert "timed out" in result.log_tail
+    assert "timed out" in (result.log_tail or "")
     assert list(env.work.iterdir()) == []
 
 
@@ -203,11 +235,14 @@ def test_lint_failure_stops_before_any_build(env: Env) -> None:
     bad = CI_RECIPE.replace("SetupJavaUpgradeJavaVersion", "SetupJavaUpgradeJavaVersions")
     result = run(env, repo, recipe=bad)
     assert result.status == "lint_failed"
-    assert "unknown recipe" in result.diagnosis
-    assert result.lint.errors[0].suggestions[0] == "org.openrewrite.github.SetupJavaUpgradeJavaVersion"
+    assert "unknown recipe" in (result.diagnosis or "")
+    assert (
+        result.lint is not None
+        and result.lint.errors[0].suggestions[0] == "org.openrewrite.github.SetupJavaUpgradeJavaVersion"
+    )
     assert env.standin.calls() == []
     invalid = run(env, repo, recipe="type: [unclosed\n")
-    assert invalid.status == "lint_failed" and "invalid YAML" in invalid.diagnosis
+    assert invalid.status == "lint_failed" and "invalid YAML" in (invalid.diagnosis or "")
 
 
 def test_uncommitted_changes_are_used_and_never_lost(env: Env) -> None:
@@ -220,7 +255,7 @@ def test_uncommitted_changes_are_used_and_never_lost(env: Env) -> None:
     result = run(env, repo)
     assert result.status == "ok"
     assert result.files_changed == [".github/workflows/ci.yml"]
-    assert "+# local edit" not in result.diff  # part of the baseline, not of the recipe's change
+    assert "+# local edit" not in (result.diff or "")  # part of the baseline, not of the recipe's change
     assert any("uncommitted" in w for w in result.warnings)
     assert (repo / "Wip.java").read_text() == wip and ci.read_text().endswith("# local edit\n")
 
@@ -242,9 +277,11 @@ def test_environment_errors(env: Env) -> None:
 
     repo = make_gradle_repo(env.tmp / "repo")
     (repo / "build.gradle").write_text((repo / "build.gradle").read_text().replace("of(17)", "of(25)"))
-    with pytest.raises(ValidationFailed, match=r"needs Java 25 but no JDK 25 was found \(found: ") as info:
-        run(env, repo)
-    assert not info.value.bad_input
+    missing_jdk = run(env, repo)
+    assert missing_jdk.status == "environment_error" and env.standin.calls() == []
+    assert re.match(
+        r"wrong or missing JDK: .*needs Java 25 but no JDK 25 was found \(found: ", missing_jdk.diagnosis or ""
+    )
     # an explicit java_home wins, with a warning
     result_jdk = make_fake_jdk(env.tmp / "other", 21)
     env.standin.configure(rewrite={"apply_diff": str(env.diff_file)})

@@ -6,7 +6,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import pytest
@@ -17,9 +17,11 @@ from fixtures.validation_support import (
     StandIn,
     make_fake_jdk,
     make_gradle_repo,
+    no_remote_preflight,  # noqa: F401  (autouse)
 )
 from mcp import Client
 
+from rewrite_assist.server.catalog.db import Database
 from rewrite_assist.server.mcp.app import create_server
 from rewrite_assist.server.mcp.security import set_allowed_roots
 from rewrite_assist.server.mcp.state import AppState
@@ -31,11 +33,15 @@ class ReadyLookup(InMemoryLookup):
         return {"ingested_at": "test"}
 
 
+def _no_database() -> Database:
+    raise AssertionError("these tests use the in-memory catalog; no database is opened")
+
+
 class FakeState(AppState):
     """The server state with an in-memory catalog instead of PostgreSQL."""
 
     def __init__(self) -> None:
-        super().__init__(database_factory=lambda: None)
+        super().__init__(database_factory=_no_database)
         self.lookup = ReadyLookup()
 
     def store(self) -> Any:
@@ -176,7 +182,7 @@ def test_cancelled_call_stops_the_build_and_removes_the_copy(gradle: SimpleNames
             async def tool() -> None:
                 try:
                     await validate_recipe_tool(
-                        ctx,
+                        cast(Any, ctx),
                         repo_path=str(gradle.repo),
                         recipe=CI_RECIPE,
                         java_home=str(gradle.jdk),

@@ -59,13 +59,15 @@ def start_embedded(home: Path | None = None) -> str:
     The server keeps running after this process exits (``stop_embedded`` stops it), so the next command
     or MCP server start only connects.
     """
+    running = embedded_status(home)
+    if running is not None:  # attach without pgserver's start, which waits on a lock shared machine-wide
+        return running
     pgdata = embedded_pgdata(home)
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     pgserver = _pgserver()
-    if embedded_status(home) is None:
-        # pgserver caches one handle per data directory and hands it back without checking that the
-        # server still runs: drop it, so a server stopped since (`db stop`, a crash) is started again.
-        pgserver.PostgresServer._instances.pop(pgdata.expanduser().resolve(), None)
+    # pgserver caches one handle per data directory and hands it back without checking that the server
+    # still runs: drop it, so a server stopped since (`db stop`, a crash) is started again.
+    pgserver.PostgresServer._instances.pop(pgdata.expanduser().resolve(), None)
     try:
         server = pgserver.get_server(pgdata, cleanup_mode=None)
     except Exception as exc:  # pgserver raises several types (subprocess, RuntimeError, OSError)

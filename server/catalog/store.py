@@ -90,7 +90,8 @@ class CatalogStore:
         meta = self.meta(cur=cur)
         if not meta or "ingested_at" not in meta:
             raise CatalogNotReady(
-                "The recipe catalog is empty. Build it with `rewrite-assist ingest` (takes about a minute), then retry."
+                "The recipe catalog is empty. Build it with `rewrite-assist ingest` (half a minute to several minutes, "
+                "depending on the CPU), then retry."
             )
         version = int(meta.get("schema_version", "0"))
         if version != schema.SCHEMA_VERSION:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
@@ -75,15 +74,5 @@ def run(args: argparse.Namespace) -> int:
         pr_label=pr_label,
         recipe_label=recipe_label,
     )
-    _emit(analysis.to_json_text(details=args.details) if args.json else render_table(analysis, details=args.details))
-    return 0
-
-
-def _emit(text: str) -> None:
-    """Print the result; a reader that stops early (``| head``) is not an error worth a traceback."""
-    try:
-        print(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+    print(analysis.to_json_text(details=args.details) if args.json else render_table(analysis, details=args.details))
+    return 0  # a reader that stops early (`| head`) is handled once, in main()

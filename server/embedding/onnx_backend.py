@@ -25,6 +25,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,19 +114,63 @@ def applicable_model_dir(model_path: str) -> Path:
 
 
 def fingerprint(model_dir: Path) -> str:
-    """SHA-256 over the relative paths and contents of the files that decide the vectors."""
+    """SHA-256 over the relative paths and contents of the files that decide the vectors.
+
+    Hashing the weights (90 MB) costs a short-lived CLI process a good part of its start, so the digest is
+    remembered in ``REWRITE_ASSIST_HOME/cache/`` per model folder, with each file's size and modification time: any
+    change to the files (a reinstall, an edit) makes it hash them again."""
     files = []
     for root, dirs, names in os.walk(model_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _FINGERPRINT_SKIP_DIRS)
         for name in names:
             if name.endswith(_FINGERPRINT_SUFFIXES) and not name.startswith(".") and not name.startswith("README"):
                 files.append(Path(root) / name)
+    files.sort(key=lambda f: f.relative_to(model_dir).as_posix())
+    stats = [(f.relative_to(model_dir).as_posix(), f.stat()) for f in files]
+    signature: list[list[Any]] = [[path, st.st_size, st.st_mtime_ns] for path, st in stats]  # JSON-comparable
+    remembered = _remembered_fingerprints()
+    entry = remembered.get(str(model_dir))
+    if isinstance(entry, dict) and entry.get("files") == signature and isinstance(entry.get("digest"), str):
+        return str(entry["digest"])
+    hashed_at = time.time_ns()
     digest = hashlib.sha256(f"rewrite-assist onnx export format {EXPORT_FORMAT}\n".encode())
-    for file in sorted(files, key=lambda f: f.relative_to(model_dir).as_posix()):
+    for file in files:
         with open(file, "rb") as handle:
             content = hashlib.file_digest(handle, "sha256").hexdigest()
         digest.update(f"{file.relative_to(model_dir).as_posix()}\0{content}\n".encode())
+    # As git does for its index: a file modified just before hashing could change again within the
+    # timestamp's granularity without its size or time changing, so such a digest is not remembered.
+    if all(st.st_mtime_ns < hashed_at - _STABLE_NS for _path, st in stats):
+        remembered[str(model_dir)] = {"files": signature, "digest": digest.hexdigest()}
+        _remember_fingerprints(remembered)
     return digest.hexdigest()
+
+
+_STABLE_NS = 2_000_000_000
+
+
+def _fingerprints_file() -> Path:
+    return config.home_dir() / "cache" / "model-fingerprints.json"
+
+
+def _remembered_fingerprints() -> dict[str, Any]:
+    try:
+        data = json.loads(_fingerprints_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _remember_fingerprints(data: dict[str, Any]) -> None:
+    """Best effort (a read-only home only costs the hashing next time); atomic, so readers never see half."""
+    path = _fingerprints_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.debug("could not remember the model fingerprint in %s: %s", path, exc)
 
 
 def cache_file(digest: str) -> Path:

@@ -53,7 +53,8 @@ def is_loopback(host: str) -> bool:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    logging.getLogger().setLevel(logging.INFO)
+    root = logging.getLogger()
+    root.setLevel(min(root.level, logging.INFO))  # the log is the only view of a running server; -vv still adds debug
     if args.transport == "http":
         check_http_exposure(args.host, bool(config.api_token()), insecure=args.insecure)
     security.set_allowed_roots(args.allow_root or None)

@@ -37,15 +37,15 @@ from ..catalog.store import CatalogStore
 from ..embedding import Embedder
 from ..errors import BadInput
 from . import legs
+from .defaults import DEFAULT_MIN_SCORE, MAX_VARIATIONS
+from .filters import check_filters
 from .models import OptionSummary, SearchFilters, SearchHit, SearchResult
 from .priors import RecipeFacts, prior
 from .snapshot import RankingSnapshot, exact_matches, snapshot_for
 
 log = logging.getLogger(__name__)
 
-MAX_VARIATIONS = 5
 _QUERY_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-embedding")
-DEFAULT_MIN_SCORE = 0.3
 DESCRIPTION_CHARS = 300
 
 
@@ -335,6 +335,7 @@ def find_recipes(
     pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)  # all variations in one batch, beside the SQL
     with store.db.connection() as conn, conn.cursor() as cur:
         snapshot = snapshot_for(store, store.check_ready(cur=cur), tuning.model_key)
+        check_filters(snapshot, filters)
         cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
         if not filters.is_empty():
             cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")

@@ -47,6 +47,10 @@ class SearchHit(BaseModel):
 
 class SearchResult(BaseModel):
     hits: list[SearchHit]
-    total_count: int = Field(description="distinct candidates found before the limit was applied")
+    total_count: int = Field(
+        description="how many candidates were ranked before the limit cut them to `hits`: recipes the search "
+        "legs retrieved (each gathers a few dozen per variation) that passed the filters and min_score, plus "
+        "the relatives the best hits pulled in; a pool size, not the number of matching recipes in the catalog"
+    )
     queries: list[str]
     hint: str | None = None

@@ -86,8 +86,13 @@ class RankingSnapshot:
 
 
 def snapshot_for(store: CatalogStore, meta: dict[str, str], model_key: str) -> RankingSnapshot:
-    """The snapshot of the catalog revision ``meta`` describes, loaded once per revision and model key."""
-    return store.memo(f"ranking:{model_key}", catalog_revision(meta), lambda: load_snapshot(store, meta, model_key))
+    """The snapshot of the catalog revision ``meta`` describes, loaded once per revision and model key (and
+    kept on disk for the next process: ``snapshot_cache``)."""
+    from .snapshot_cache import load_or_build
+
+    revision = catalog_revision(meta)
+    build = lambda: load_snapshot(store, meta, model_key)  # noqa: E731
+    return store.memo(f"ranking:{model_key}", revision, lambda: load_or_build(revision, model_key, build))
 
 
 def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> RankingSnapshot:

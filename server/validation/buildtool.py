@@ -1,33 +1,149 @@
-"""Which build tool a project uses and how to invoke it.
+"""The build-tool seam: what the runner needs from Gradle, Maven or any other build tool, and detection.
 
-The project's own wrapper wins (it pins the Gradle/Maven version the build was written for); the tool on
-PATH is the fallback. A wrapper that lost its executable bit is run through ``sh`` rather than chmod-ed,
-because changing the mode would show up in the recipe's diff.
+The runner never asks "is this Gradle?": it asks the detected :class:`BuildTool` for the arguments that run
+a recipe, the compile check, the files to exclude from the diff, the Java version the build declares and
+the artifacts preflight must find. A third build tool is one module implementing :class:`BuildTool`,
+listed in :data:`BUILD_TOOLS` (``registry.py``).
+
+The project's own wrapper wins (it pins the tool version the build was written for); the tool on PATH is
+the fallback. A wrapper that lost its executable bit is run through ``sh`` rather than chmod-ed, because
+changing the mode would show up in the recipe's diff.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING
 
-GRADLE_FILES = ("settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle")
-MAVEN_FILES = ("pom.xml",)
+from ..errors import BadInput, EnvironmentProblem
+
+if TYPE_CHECKING:
+    from .javaversion import JavaRequirement
+    from .models import RecipeModule
+    from .repository import RepositorySettings
+    from .settings import EngineSettings
 
 
 class BuildToolError(Exception):
     """No usable build tool; the message says what was looked for."""
 
 
+class NoBuildFile(BuildToolError, BadInput):
+    """The directory holds no build file any known tool reads: the caller passed the wrong directory."""
+
+
+class BuildToolMissing(BuildToolError, EnvironmentProblem):
+    """The project is a build of a known tool, but neither its wrapper nor the tool on PATH is there."""
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """Coordinates a run needs; ``source`` says which repository serves them (preflight checks it)."""
+
+    group_id: str
+    artifact_id: str
+    version: str | None
+    source: str = "modules"  # "modules": the OpenRewrite repository; "plugins": the tool's plugin repository
+
+    @property
+    def coordinates(self) -> str:
+        base = f"{self.group_id}:{self.artifact_id}"
+        return f"{base}:{self.version}" if self.version else base
+
+
+@dataclass(frozen=True)
+class RewriteInvocation:
+    """How to run the recipe: the argv, the files written for it (name → text, shown in run.log), extra env."""
+
+    argv: list[str]
+    files: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RewriteContext:
+    """Everything a build tool needs to write its rewrite invocation."""
+
+    workdir: Path  # the project copy
+    scratch: Path  # temporary files that go away with the copy
+    recipe_name: str
+    config_file: Path
+    modules: Sequence[RecipeModule]
+    settings: EngineSettings
+    repository: RepositorySettings
+    user_home: Path
+
+
+class BuildTool(ABC):
+    """One build tool (Gradle, Maven, ...): detection and everything a run asks of it."""
+
+    name: str  # "gradle", "maven": what results report
+    build_files: tuple[str, ...]  # any of these at the project root marks a build of this tool
+    wrapper: str  # the wrapper script's file name
+    executable: str  # the tool's name on PATH
+    wrapper_exclusions: tuple[str, ...]  # files the run must never change (wrapper scripts and jars)
+
+    def detect(self, project: Path, path_env: str) -> BuildSetup | None:
+        """The setup to run this project with, None when it is not a build of this tool; raises when the
+        project is one but no wrapper and no executable exists."""
+        files = tuple(f for f in self.build_files if (project / f).is_file())
+        if not files:
+            return None
+        if (project / self.wrapper).is_file():
+            return BuildSetup(self, self.wrapper, None, files)
+        exe = shutil.which(self.executable, path=path_env)
+        if exe:
+            return BuildSetup(self, None, exe, files)
+        raise BuildToolMissing(
+            f"{project} is a {self.display_name} build ({', '.join(files)}) but has no ./{self.wrapper} and there "
+            f"is no '{self.executable}' on PATH. Add the {self.display_name} wrapper to the project or install "
+            f"{self.display_name}."
+        )
+
+    @property
+    def display_name(self) -> str:
+        return self.name.capitalize()
+
+    @abstractmethod
+    def rewrite_invocation(self, setup: BuildSetup, ctx: RewriteContext) -> RewriteInvocation:
+        """The command (and the files it reads) that runs the recipe without editing any build file."""
+
+    @abstractmethod
+    def compile_args(self, settings: EngineSettings) -> list[str]:
+        """Arguments that compile main and test sources (the build check after the recipe)."""
+
+    @abstractmethod
+    def java_requirement(self, project: Path) -> JavaRequirement:
+        """The Java version the build files declare, with where each declaration was found."""
+
+    @abstractmethod
+    def plugin_artifacts(self, settings: EngineSettings) -> list[Artifact]:
+        """The OpenRewrite build plugin (and BOM) a run resolves, for preflight."""
+
+    @abstractmethod
+    def cached(self, artifact: Artifact, user_home: Path, env: Mapping[str, str]) -> bool:
+        """Whether the tool's local cache holds ``artifact`` (preflight of ``--offline`` runs)."""
+
+    def warnings(self, project: Path, setup: BuildSetup) -> list[str]:
+        """Things about this project the caller should know before trusting the run."""
+        return []
+
+
 @dataclass(frozen=True)
 class BuildSetup:
-    tool: Literal["gradle", "maven"]
+    tool: BuildTool
     wrapper: str | None  # file name of the wrapper script in the project root, if used
     executable: str | None  # the tool on PATH, when there is no wrapper
     build_files: tuple[str, ...]
-    dsl: Literal["groovy", "kotlin"] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
 
     def command(self, workdir: Path) -> list[str]:
         """The argv prefix that starts the build tool in ``workdir`` (a copy of the project)."""
@@ -39,37 +155,29 @@ class BuildSetup:
 
     def describe(self) -> str:
         how = f"./{self.wrapper}" if self.wrapper else self.executable
-        return f"{self.tool} ({how})"
+        return f"{self.tool.name} ({how})"
 
 
-def detect_build(project: Path, path_env: str | None = None) -> BuildSetup:
-    """Detect Gradle (preferred when both are present) or Maven in ``project``."""
-    gradle = tuple(f for f in GRADLE_FILES if (project / f).is_file())
-    maven = tuple(f for f in MAVEN_FILES if (project / f).is_file())
+def detect_build(project: Path, path_env: str | None = None, tools: Sequence[BuildTool] | None = None) -> BuildSetup:
+    """The first tool of ``tools`` (default: all, in order of preference) this project can be built with."""
+    from .registry import BUILD_TOOLS
+
     path_env = os.environ.get("PATH", "") if path_env is None else path_env
-    if gradle:
-        dsl: Literal["groovy", "kotlin"] = "kotlin" if any(f.endswith(".kts") for f in gradle) else "groovy"
-        if (project / "gradlew").is_file():
-            return BuildSetup("gradle", "gradlew", None, gradle, dsl)
-        exe = shutil.which("gradle", path=path_env)
-        if exe:
-            return BuildSetup("gradle", None, exe, gradle, dsl)
-        if not maven:
-            raise BuildToolError(
-                f"{project} is a Gradle build ({', '.join(gradle)}) but has no ./gradlew and there is no "
-                "'gradle' on PATH. Add the Gradle wrapper to the project or install Gradle."
-            )
-    if maven:
-        if (project / "mvnw").is_file():
-            return BuildSetup("maven", "mvnw", None, maven)
-        exe = shutil.which("mvn", path=path_env)
-        if exe:
-            return BuildSetup("maven", None, exe, maven)
-        raise BuildToolError(
-            f"{project} is a Maven build (pom.xml) but has no ./mvnw and there is no 'mvn' on PATH. "
-            "Add the Maven wrapper to the project or install Maven."
-        )
-    raise BuildToolError(
-        f"No build file in {project}: expected build.gradle(.kts) / settings.gradle(.kts) for Gradle or "
-        "pom.xml for Maven at the top of the repository. Pass the directory that holds the build."
+    missing: BuildToolMissing | None = None
+    for tool in BUILD_TOOLS if tools is None else tools:
+        try:
+            setup = tool.detect(project, path_env)
+        except BuildToolMissing as exc:
+            missing = missing or exc
+            continue
+        if setup is not None:
+            return setup
+    if missing is not None:
+        raise missing
+    names = " or ".join(
+        f"{'/'.join(t.build_files)} for {t.display_name}" for t in (BUILD_TOOLS if tools is None else tools)
+    )
+    raise NoBuildFile(
+        f"No build file in {project}: expected {names} at the top of the repository. "
+        "Pass the directory that holds the build."
     )

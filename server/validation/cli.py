@@ -1,8 +1,10 @@
-"""CLI: ``validate`` (run a recipe on a copy of a repository) and ``lint-recipe`` (check a recipe YAML).
+"""CLI: ``validate`` (run a recipe on a copy of a repository), ``lint-recipe`` (check a recipe YAML) and
+``doctor`` (can this machine run ``validate``?).
 
 Exit codes: 0 when the recipe ran and changed something (and compiled, with ``--check-build``) or lint
-found no error; 1 when lint found errors or the run failed, timed out or changed nothing; 2 for bad
-arguments (missing files, not a git repository, no build file, no matching JDK for ``--java-home``).
+found no error; 1 when lint found errors, the machine lacks something (``environment_error``) or the run
+failed, timed out or changed nothing; 2 for bad arguments (missing files, not a git repository, no build
+file, ``--java-home`` not a JDK). ``doctor`` exits 0 only when everything ``validate`` needs is there.
 """
 
 from __future__ import annotations
@@ -36,8 +38,24 @@ def register(subparsers: Any) -> None:
     p.add_argument("--output-dir", type=Path, help="where recipe.diff, stats.json and run.log go")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds before the run is stopped (default 900)")
     p.add_argument("--check-build", action="store_true", help="compile main and test sources after the recipe")
+    p.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="do not ask the repositories for the plugin and modules first (also REWRITE_ASSIST_PREFLIGHT=off)",
+    )
+    p.add_argument(
+        "--offline", action="store_true", help="build offline against the local Gradle/Maven caches (checked first)"
+    )
     p.add_argument("--json", action="store_true", help="print the full result as JSON on stdout")
     p.set_defaults(func=run_validate)
+
+    p = subparsers.add_parser(
+        "doctor",
+        help="check this machine can run validate: catalog, model, JDKs, build tools, repositories and credentials",
+    )
+    p.add_argument("--offline", action="store_true", help="check the local caches instead of the repositories")
+    p.add_argument("--json", action="store_true", help="print the checks as JSON on stdout")
+    p.set_defaults(func=run_doctor)
 
     p = subparsers.add_parser(
         "lint-recipe",
@@ -120,6 +138,8 @@ def _print_result(result: Any) -> None:
         print(f"build: {result.build_tool}; Java {result.java_version or '?'}; JDK {result.jdk_home}")
     if result.modules:
         print("modules: " + ", ".join(result.modules))
+    if result.repository and result.build_tool:
+        print(f"repository: {result.repository}")
     if result.files_changed:
         print(f"files changed ({len(result.files_changed)}): " + ", ".join(result.files_changed))
     if result.metrics:
@@ -137,8 +157,13 @@ def _print_result(result: Any) -> None:
     for name, value in (("diff", result.diff_path), ("stats", result.stats_path), ("log", result.log_path)):
         if value:
             print(f"{name}: {value}")
-    if result.status in {"build_failed", "timeout"} and result.log_tail:
+    # Only an unexplained failure shows the log tail (stack frames left out); a diagnosis says enough.
+    if result.status in {"build_failed", "timeout"} and result.log_tail and not _explained(result):
         print("log tail:\n" + result.log_tail)
+
+
+def _explained(result: Any) -> bool:
+    return bool(result.diagnosis) and not result.diagnosis.startswith(f"the {result.build_tool} run failed")
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -161,6 +186,8 @@ def run_validate(args: argparse.Namespace) -> int:
         timeout_s=args.timeout,
         check_build=args.check_build,
         output_dir=args.output_dir,
+        preflight=False if args.no_preflight else None,
+        offline=args.offline,
     )
     with _catalog_errors():
         result = validate_recipe(request, open_lookup(), progress=_progress)
@@ -170,3 +197,17 @@ def run_validate(args: argparse.Namespace) -> int:
         _print_result(result)
     build_ok = result.build_check is None or result.build_check.passed
     return 0 if result.status == "ok" and build_ok else 1
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from .doctor import as_json, ready, run_checks
+
+    checks = run_checks(offline=args.offline)
+    if args.json:
+        print(json.dumps(as_json(checks), indent=2))
+    else:
+        for check in checks:
+            print(check.line())
+        verdict = "validate can run" if ready(checks) else "validate cannot run until the FAIL lines are fixed"
+        print(verdict)
+    return 0 if ready(checks) else 1

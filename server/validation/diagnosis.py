@@ -1,7 +1,9 @@
 """One-line diagnoses of known build failures, read from the run log.
 
 An agent cannot act on 300 lines of Gradle output; it can act on "the build needs a different JDK" or
-"module X could not be resolved". Rules are tried in order; the first that matches names the cause.
+"module X could not be resolved". Rules are tried in order; the first that matches names the cause, and
+says whether it is the environment's (JDK, network, credentials, a missing artifact: ``environment_error``)
+or the project's or recipe's (``build_failed``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,15 @@ from dataclasses import dataclass
 class Rule:
     pattern: re.Pattern[str]
     explain: Callable[[re.Match[str]], str]
+    environment: bool = True
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    message: str
+    environment: bool  # the machine or its access to repositories is at fault, not the project or recipe
+    kind: str = ""  # "auth" for refused credentials (the caller adds how to set them)
 
 
 def _class_version(m: re.Match[str]) -> str:
@@ -55,7 +66,21 @@ _NO_NETWORK = (
     "to fill the Gradle/Maven caches, or configure a reachable mirror."
 )
 
+_AUTH = (
+    "credentials refused: a repository answered 401/403 (unauthorized). OpenRewrite's modules need "
+    "credentials for the Code Genome Project or a mirror you can read."
+)
+
 RULES: tuple[Rule, ...] = (
+    Rule(
+        re.compile(
+            r"(status code 40[13]|\b40[13] (?:Unauthorized|Forbidden)|Received status code 40[13]|"
+            r"status: 40[13]|Not authorized|authentication failed)",
+            re.I,
+        ),
+        lambda m: _AUTH,
+        kind="auth",
+    ),
     Rule(re.compile(r"Unsupported class file major version (\d+)"), _class_version),
     Rule(
         re.compile(r"(?:invalid (?:source|target) release:?|release version) (\d+)"),
@@ -68,13 +93,22 @@ RULES: tuple[Rule, ...] = (
             "Pass java_home pointing to a newer JDK."
         ),
     ),
-    Rule(re.compile(r"Recipe(?:\(s\)|s)? not found(?: in project)?:?\s*([^\n]+)", re.I), _recipe_not_found),
-    Rule(re.compile(r"Could not find (?:any )?recipe(?:s)? (?:named )?([\w.$]+)", re.I), _recipe_not_found),
+    Rule(
+        re.compile(r"Recipe(?:\(s\)|s)? not found(?: in project)?:?\s*([^\n]+)", re.I),
+        _recipe_not_found,
+        environment=False,
+    ),
+    Rule(
+        re.compile(r"Could not find (?:any )?recipe(?:s)? (?:named )?([\w.$]+)", re.I),
+        _recipe_not_found,
+        environment=False,
+    ),
     Rule(
         re.compile(
             r"(UnknownHostException|Unknown host|Network is unreachable|Temporary failure in name resolution|"
             r"No route to host|Connection timed out|Could not GET '|Could not HEAD '|"
-            r"No cached version of .* available for offline mode|Failed to connect to|Connection refused)"
+            r"No cached version of .* available for offline mode|Failed to connect to|Connection refused|"
+            r"in offline mode and the artifact .* has not been downloaded|Cannot access [\w-]+ \([^)]*\) in offline)"
         ),
         lambda m: _NO_NETWORK,
     ),
@@ -95,18 +129,26 @@ RULES: tuple[Rule, ...] = (
     Rule(
         re.compile(r"(Compilation failed|COMPILATION ERROR|error: cannot find symbol)"),
         lambda m: "compile error: the project does not compile (see the log tail); the recipe never ran or broke it.",
+        environment=False,
     ),
     Rule(
         re.compile(r"OutOfMemoryError"),
         lambda m: "out of memory: raise the heap (org.gradle.jvmargs in GRADLE_OPTS, or MAVEN_OPTS=-Xmx...).",
+        environment=False,
     ),
 )
 
 
-def diagnose(log_text: str) -> str | None:
-    """The first known failure the log shows, as one actionable line, or None."""
+def diagnose_failure(log_text: str) -> Diagnosis | None:
+    """The first known failure the log shows, as one actionable line with its kind, or None."""
     for rule in RULES:
         m = rule.pattern.search(log_text)
         if m:
-            return rule.explain(m)
+            return Diagnosis(rule.explain(m), rule.environment, rule.kind)
     return None
+
+
+def diagnose(log_text: str) -> str | None:
+    """The first known failure the log shows, as one actionable line, or None."""
+    found = diagnose_failure(log_text)
+    return found.message if found else None

@@ -4,18 +4,37 @@ The init script (``--init-script``) applies the rewrite plugin to the root proje
 recipe modules the recipe needs, activates the recipe, loads it from the YAML file and excludes the
 wrapper, so no build file is edited and the wrapper never shows up in the diff. It is Groovy, which
 Gradle accepts for Groovy and Kotlin DSL builds alike.
+
+Repositories: the plugin resolves from the Gradle Plugin Portal, its OpenRewrite dependencies and the
+recipe modules from the OpenRewrite repository (the Code Genome Project or a mirror), everything else from
+Maven Central; the project's own repositories are kept. Credentials are read when the script runs, from
+the environment (``REWRITE_ASSIST_MAVEN_USERNAME``/``_TOKEN``) or the ``codegenomeUsername``/
+``codegenomePassword`` Gradle properties: the script never contains them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .buildtool import Artifact, BuildSetup, BuildTool, RewriteContext, RewriteInvocation
+from .javaversion import JavaRequirement, gradle_java_requirement
 from .models import RecipeModule
+from .repository import (
+    CODE_GENOME_GROUPS,
+    GRADLE_PASSWORD_PROPERTY,
+    GRADLE_USERNAME_PROPERTY,
+    TOKEN_ENV,
+    USERNAME_ENV,
+    RepositorySettings,
+)
 from .settings import EngineSettings
 
 # Files the run must never change: the wrapper scripts and jar (a recipe "upgrading" them is noise).
 WRAPPER_EXCLUSIONS = ("gradlew", "gradlew.bat", "**/gradlew", "**/gradlew.bat", "**/gradle-wrapper.jar")
+INIT_SCRIPT_NAME = "rewrite-init.gradle"
+_SUBGROUPS = r"(\..*)?"
 
 
 def groovy_string(value: str) -> str:
@@ -23,27 +42,66 @@ def groovy_string(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
 
 
+def _repository_block(repository: RepositorySettings, credentials: str, indent: str) -> str:
+    """A ``maven { }`` block for the OpenRewrite repository; ``credentials`` is Groovy yielding [user, token]."""
+    lines = [
+        "maven {",
+        "    name = 'rewriteAssistOpenRewrite'",
+        f"    url = {groovy_string(repository.url)}",
+    ]
+    if repository.insecure:
+        lines.append("    allowInsecureProtocol = true")
+    if repository.is_code_genome:
+        # includeGroupByRegex (Gradle 5.1+), not includeGroupAndSubgroups (8.1+): old wrappers must work too
+        regexes = [groovy_string(re.escape(g) + _SUBGROUPS) for g in CODE_GENOME_GROUPS]
+        groups = "; ".join(f"includeGroupByRegex({r})" for r in regexes)
+        lines.append(f"    content {{ {groups} }}")
+    lines += [
+        f"    def raCredentials = {credentials}",
+        "    if (raCredentials[0] && raCredentials[1]) {",
+        "        credentials { username = raCredentials[0]; password = raCredentials[1] }",
+        "    }",
+        "}",
+    ]
+    return "\n".join(indent + line for line in lines)
+
+
+def _module_notation(module: RecipeModule, settings: EngineSettings) -> str:
+    if module.overridden and module.version:
+        return f"{module.coordinates}!!"  # strictly this version, whatever the BOM says
+    # Without a catalog version: the BOM's version when there is one, else the newest release.
+    return module.coordinates if module.version or settings.bom_version else f"{module.coordinates}:latest.release"
+
+
 def init_script(
     recipe_name: str,
     config_file: Path,
     modules: Sequence[RecipeModule],
     settings: EngineSettings,
+    repository: RepositorySettings | None = None,
     exclusions: Sequence[str] = WRAPPER_EXCLUSIONS,
 ) -> str:
+    repository = repository or RepositorySettings()
     deps: list[str] = []
-    if settings.recipe_bom_version:
-        bom = f"org.openrewrite.recipe:rewrite-recipe-bom:{settings.recipe_bom_version}"
+    if settings.bom_version:
+        bom = f"org.openrewrite.recipe:rewrite-recipe-bom:{settings.bom_version}"
         deps.append(f"        rewrite(platform({groovy_string(bom)}))")
-    for m in modules:
-        # Without a catalog version: the BOM's version when there is one, else the newest release.
-        coords = m.coordinates if m.version or settings.recipe_bom_version else f"{m.coordinates}:latest.release"
-        deps.append(f"        rewrite({groovy_string(coords)})")
+    deps.extend(f"        rewrite({groovy_string(_module_notation(m, settings))})" for m in modules)
     excluded = ", ".join(groovy_string(e) for e in exclusions)
     plugin = f"org.openrewrite:plugin:{settings.gradle_plugin_version}"
+    env_only = f"[System.getenv({groovy_string(USERNAME_ENV)}), System.getenv({groovy_string(TOKEN_ENV)})]"
+    with_properties = (
+        f"[System.getenv({groovy_string(USERNAME_ENV)}) ?: findProperty({groovy_string(GRADLE_USERNAME_PROPERTY)}), "
+        f"System.getenv({groovy_string(TOKEN_ENV)}) ?: findProperty({groovy_string(GRADLE_PASSWORD_PROPERTY)})]"
+    )
+    portal = settings.gradle_plugin_repository
+    portal_insecure = "; allowInsecureProtocol = true" if portal.startswith("http://") else ""
     return f"""// Generated by rewrite-assist for one validation run; not part of the project.
+// Credentials are read from the environment or Gradle properties when this runs; none are written here.
 initscript {{
     repositories {{
-        maven {{ url = 'https://plugins.gradle.org/m2' }}
+        maven {{ url = {groovy_string(portal)}{portal_insecure} }}
+{_repository_block(repository, env_only, " " * 8)}
         mavenCentral()
     }}
     dependencies {{
@@ -51,8 +109,32 @@ initscript {{
     }}
 }}
 
+// Builds that declare repositories centrally (settings.gradle dependencyResolutionManagement, in a mode
+// other than PREFER_PROJECT) ignore or forbid project repositories: add ours there instead.
+def raCentralRepositories = false
+settingsEvaluated {{ settings ->
+    try {{
+        def drm = settings.dependencyResolutionManagement
+        raCentralRepositories = drm.repositoriesMode.get().name() != 'PREFER_PROJECT'
+        if (raCentralRepositories) {{
+            drm.repositories {{
+{_repository_block(repository, env_only, " " * 16)}
+                mavenCentral()
+            }}
+        }}
+    }} catch (Throwable ignored) {{
+        // Gradle before 6.8 has no central repository declaration
+    }}
+}}
+
 rootProject {{
     plugins.apply(org.openrewrite.gradle.RewritePlugin)
+    if (!raCentralRepositories) {{
+        repositories {{
+{_repository_block(repository, with_properties, " " * 12)}
+            mavenCentral()
+        }}
+    }}
     dependencies {{
 {chr(10).join(deps) if deps else "        // no recipe modules beyond those the plugin ships"}
     }}
@@ -62,20 +144,66 @@ rootProject {{
         exclusion({excluded})
         setFailOnInvalidActiveRecipes(true)
     }}
-    afterEvaluate {{
-        if (repositories.isEmpty()) {{
-            repositories {{
-                mavenCentral()
-            }}
-        }}
-    }}
 }}
 """
 
 
-def rewrite_args(init_script_path: Path) -> list[str]:
-    return ["--no-daemon", "--console=plain", "--init-script", str(init_script_path), "rewriteRun"]
+def rewrite_args(init_script_path: Path, offline: bool = False) -> list[str]:
+    return [
+        "--no-daemon",
+        "--console=plain",
+        *(["--offline"] if offline else []),
+        "--init-script",
+        str(init_script_path),
+        "rewriteRun",
+    ]
 
 
-def compile_args() -> list[str]:
-    return ["--no-daemon", "--console=plain", "compileJava", "compileTestJava"]
+def compile_args(offline: bool = False) -> list[str]:
+    return ["--no-daemon", "--console=plain", *(["--offline"] if offline else []), "compileJava", "compileTestJava"]
+
+
+class GradleTool(BuildTool):
+    name = "gradle"
+    build_files = ("settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle")
+    wrapper = "gradlew"
+    executable = "gradle"
+    wrapper_exclusions = WRAPPER_EXCLUSIONS
+
+    def rewrite_invocation(self, setup: BuildSetup, ctx: RewriteContext) -> RewriteInvocation:
+        script = init_script(ctx.recipe_name, ctx.config_file, ctx.modules, ctx.settings, ctx.repository)
+        path = ctx.scratch / INIT_SCRIPT_NAME
+        path.write_text(script, encoding="utf-8")
+        argv = [*setup.command(ctx.workdir), *rewrite_args(path, ctx.settings.offline)]
+        return RewriteInvocation(argv, {INIT_SCRIPT_NAME: script}, ctx.repository.build_env())
+
+    def compile_args(self, settings: EngineSettings) -> list[str]:
+        return compile_args(settings.offline)
+
+    def java_requirement(self, project: Path) -> JavaRequirement:
+        return gradle_java_requirement(project)
+
+    def plugin_artifacts(self, settings: EngineSettings) -> list[Artifact]:
+        artifacts = [Artifact("org.openrewrite", "plugin", settings.gradle_plugin_version, source="plugins")]
+        if settings.bom_version:
+            artifacts.append(Artifact("org.openrewrite.recipe", "rewrite-recipe-bom", settings.bom_version))
+        return artifacts
+
+    def cached(self, artifact: Artifact, user_home: Path, env: Mapping[str, str]) -> bool:
+        gradle_home = Path(env["GRADLE_USER_HOME"]) if env.get("GRADLE_USER_HOME") else user_home / ".gradle"
+        base = gradle_home / "caches" / "modules-2" / "files-2.1" / artifact.group_id / artifact.artifact_id
+        if artifact.version is None:
+            return base.is_dir() and any(base.iterdir())
+        return (base / artifact.version).is_dir()
+
+    def warnings(self, project: Path, setup: BuildSetup) -> list[str]:
+        for name in setup.build_files:
+            try:
+                text = (project / name).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if "org.openrewrite.rewrite" in text:
+                return [
+                    "the build applies the OpenRewrite plugin itself; the generated init script may conflict with it"
+                ]
+        return []

@@ -139,21 +139,29 @@ def _maven_versions(path: Path, root: Path) -> list[tuple[int, str]]:
     return hits
 
 
-def detect_java_version(project: Path, tool: str) -> JavaRequirement:
-    """The highest Java version the build files of ``project`` declare, with where each was found."""
-    hits: list[tuple[int, str]] = []
-    if tool == "gradle":
-        for path in _walk(project, ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts")):
-            hits.extend(_gradle_versions(path, project))
-        for conv in (project / "buildSrc", project / "gradle"):
-            if conv.is_dir():
-                for path in conv.rglob("*.gradle*"):
-                    if "build" not in path.relative_to(conv).parts[:1]:
-                        hits.extend(_gradle_versions(path, project))
-    else:
-        for path in _walk(project, ("pom.xml",)):
-            hits.extend(_maven_versions(path, project))
+def _requirement(hits: list[tuple[int, str]]) -> JavaRequirement:
     if not hits:
         return JavaRequirement(None, [])
     evidence = list(dict.fromkeys(text for _, text in hits))
     return JavaRequirement(max(v for v, _ in hits), evidence)
+
+
+def gradle_java_requirement(project: Path) -> JavaRequirement:
+    """The highest Java version the Gradle build files of ``project`` declare (convention plugins included)."""
+    hits: list[tuple[int, str]] = []
+    for path in _walk(project, ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts")):
+        hits.extend(_gradle_versions(path, project))
+    for conv in (project / "buildSrc", project / "gradle"):
+        if conv.is_dir():
+            for path in conv.rglob("*.gradle*"):
+                if "build" not in path.relative_to(conv).parts[:1]:
+                    hits.extend(_gradle_versions(path, project))
+    return _requirement(hits)
+
+
+def maven_java_requirement(project: Path) -> JavaRequirement:
+    """The highest Java version the POMs of ``project`` declare."""
+    hits: list[tuple[int, str]] = []
+    for path in _walk(project, ("pom.xml",)):
+        hits.extend(_maven_versions(path, project))
+    return _requirement(hits)

@@ -292,6 +292,8 @@ def lint_recipe(text: str, lookup: RecipeLookup | None, recipe_name: str | None 
                 declared[name].path if name in declared else "$",
                 f"{name} is declared but {active} does not use it",
             )
+    if lookup is not None and catalog_ids:
+        _warn_licences(lookup, catalog_ids, out)
     return LintReport(
         ok=not out.errors,
         recipe_name=active,
@@ -301,3 +303,19 @@ def lint_recipe(text: str, lookup: RecipeLookup | None, recipe_name: str | None 
         errors=out.errors,
         warnings=out.warnings,
     )
+
+
+def _warn_licences(lookup: RecipeLookup, recipe_ids: list[str], out: _Collector) -> None:
+    """One warning per module under the Moderne Source Available License the recipe needs (composites
+    expanded): the Code Genome Project serves those to Moderne customers only, so an agent should prefer
+    an Apache-2.0 recipe that does the same job."""
+    from .modules import resolve_modules
+
+    for module in resolve_modules(lookup, recipe_ids).modules:
+        if module.license == "moderne":
+            out.warn(
+                "$",
+                f"licence: {module.group_id}:{module.artifact_id} (needed by {', '.join(module.recipes[:3])}) is "
+                "under the Moderne Source Available License, served to Moderne customers only; prefer an "
+                "Apache-2.0 recipe when one does the job",
+            )

@@ -12,8 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Severity = Literal["error", "warning"]
-Status = Literal["ok", "lint_failed", "build_failed", "timeout", "no_changes"]
-BuildToolName = Literal["gradle", "maven"]
+Status = Literal["ok", "lint_failed", "build_failed", "environment_error", "timeout", "no_changes"]
 
 
 class LintIssue(BaseModel):
@@ -52,6 +51,7 @@ class RecipeModule(BaseModel):
     version: str | None = None
     license: str = "unknown"
     bundled: bool = Field(description="shipped with the build plugin itself, so not declared")
+    overridden: bool = Field(default=False, description="version pinned by REWRITE_ASSIST_MODULE_VERSIONS")
     recipes: list[str] = Field(default_factory=list, description="recipes of the run that live in this module")
 
     @property
@@ -88,12 +88,13 @@ class ValidationResult(BaseModel):
 
     status: Status
     recipe_name: str | None
-    build_tool: BuildToolName | None = None
+    build_tool: str | None = Field(default=None, description="the build tool that ran: gradle or maven")
     java_version: int | None = Field(default=None, description="Java version the build declares, if found")
     java_version_evidence: list[str] = Field(default_factory=list)
     jdk_home: str | None = None
     jdk_version: str | None = None
     modules: list[str] = Field(default_factory=list, description="module coordinates declared for the run")
+    repository: str | None = Field(default=None, description="the repository serving OpenRewrite's modules")
     duration_s: float = 0.0
     files_changed: list[str] = Field(default_factory=list)
     diff_path: str | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -17,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+
+_STACK_FRAME = re.compile(r"^\s+(?:at [\w$.<>/]+\(|\.\.\. \d+ (?:more|common frames omitted))")
 
 
 class Cancelled(Exception):
@@ -109,5 +112,7 @@ def tail(path: Path, max_lines: int = 40, max_chars: int = 4000) -> str:
             data = fh.read().decode("utf-8", errors="replace")
     except OSError:
         return ""
-    text = "\n".join(data.splitlines()[-max_lines:])
+    # Java stack frames stay in the log file: the caller acts on the messages, not on 40 lines of "at ...".
+    lines = [line for line in data.splitlines() if not _STACK_FRAME.match(line)]
+    text = "\n".join(lines[-max_lines:])
     return text[-max_chars:]

@@ -43,7 +43,9 @@ without editing build files (declaring exactly the recipe modules the recipe nee
 (`diff` inline when small, always at `diff_path`), the files changed and, given the PR diff, the
 precision/recall/F1 metrics against it. check_build=true also compiles main and test sources afterwards
 (build_check.passed): a recipe that breaks the build is not a good recipe. Statuses: ok, lint_failed,
-build_failed (see `diagnosis` and `log_tail`), timeout, no_changes. Runs take minutes; lint_recipe first."""
+build_failed (the project's own build failed: see `diagnosis` and `log_tail`), environment_error (this
+machine lacks a JDK, build tool, network or credentials: `diagnosis` says which), timeout,
+no_changes. Runs take minutes; lint_recipe first."""
 
 
 def _resolve(path: str | None, what: str) -> Path | None:
