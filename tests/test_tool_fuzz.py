@@ -193,7 +193,7 @@ def test_every_tool_answers_hostile_arguments_with_a_result_or_a_message(tool: s
         ("get_recipe", {"recipe_id": "org.openrewrite\ud800"}, "unpaired surrogate"),
         ("lint_recipe", {"recipe": BILLION_LAUGHS}, "aliases"),
         ("lint_recipe", {"recipe": "a:\n" + "[" * 5_000}, "nested more than 100 levels"),
-        ("lint_recipe", {"recipe": RECIPE + "# \x1b[31m\n"}, "U+001B on line 7"),
+        ("lint_recipe", {"recipe": RECIPE + "# \x1b[31m\n"}, "(U+001B) on line 7"),
         ("lint_recipe", {"recipe": "[" * 5_000}, "limit is 4,096"),  # one line, not YAML-looking: a path
         ("analyze_diffs", {"pr_diff": DIFF, "recipe_diff": "y\n" * 2_500_001}, "limit is 5,000,000"),
         ("analyze_diffs", {"pr_diff": DIFF, "recipe_diff": DIFF, "exclude": ["*" * 201]}, "limit is 200"),

@@ -65,10 +65,9 @@ def start_embedded(home: Path | None = None) -> str:
     pgdata = embedded_pgdata(home)
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     pgserver = _pgserver()
-    if embedded_status(home) is None:
-        # pgserver caches one handle per data directory and hands it back without checking that the
-        # server still runs: drop it, so a server stopped since (`db stop`, a crash) is started again.
-        pgserver.PostgresServer._instances.pop(pgdata.expanduser().resolve(), None)
+    # pgserver caches one handle per data directory and hands it back without checking that the server
+    # still runs: drop it, so a server stopped since (`db stop`, a crash) is started again.
+    pgserver.PostgresServer._instances.pop(pgdata.expanduser().resolve(), None)
     try:
         server = pgserver.get_server(pgdata, cleanup_mode=None)
     except Exception as exc:  # pgserver raises several types (subprocess, RuntimeError, OSError)
