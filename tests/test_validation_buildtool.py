@@ -29,9 +29,9 @@ from rewrite_assist.server.validation.buildtool import (
     BuildTool,
     RewriteContext,
     RewriteInvocation,
-    detect_build,
 )
 from rewrite_assist.server.validation.javaversion import JavaRequirement
+from rewrite_assist.server.validation.registry import detect_build
 from rewrite_assist.server.validation.runner import RunOptions, ValidationRequest, validate_recipe
 from rewrite_assist.server.validation.settings import EngineSettings
 

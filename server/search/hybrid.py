@@ -232,7 +232,15 @@ def find_recipes(
         kept = search.candidates
         ordered = sorted(kept, key=lambda rid: (-kept[rid].score, rid))
         hits = _hydrate(store.get_recipes(ordered[:limit], cur=cur), ordered[:limit], kept)
-        moderne_hint = moderne.moderne_hint(search, ordered, limit, min_score)
+        moderne_hint = None
+        only = moderne.moderne_only(filters)
+        if filters.availability == "docs" and len(search.pool.vectors) and snapshot.filter_mask(only).any():
+            others = _Search(cur, snapshot, queries, only, tuning)  # what the default filter left out
+            vectors = search.pool.vectors
+            others.gather(lambda: vectors)
+            others.score()
+            others.drop_weak(min_score)
+            moderne_hint = moderne.moderne_hint(search.pool, others.pool, search.fusion.name, ordered, limit)
     hint = None
     if not hits:
         hint = (

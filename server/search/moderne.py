@@ -12,14 +12,10 @@ results and which are best. ``include_moderne=True`` drops the filter and ranks 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..catalog.models import MODERNE_ONLY
+from .candidates import CandidatePool
 from .fusion import ScoreFusion
 from .models import ModerneHint, SearchFilters
-
-if TYPE_CHECKING:
-    from .hybrid import _Search
 
 BEST_SHOWN = 2
 
@@ -31,36 +27,29 @@ def search_filters(filters: SearchFilters, include_moderne: bool) -> SearchFilte
     return filters.model_copy(update={"availability": "docs"})
 
 
-def moderne_hint(search: _Search, ranked: list[str], limit: int, min_score: float) -> ModerneHint | None:
+def moderne_only(filters: SearchFilters) -> SearchFilters:
+    """The caller's filters, restricted to the Moderne-only entries (what the default search left out)."""
+    return filters.model_copy(update={"availability": MODERNE_ONLY})
+
+
+def moderne_hint(
+    pool: CandidatePool, moderne_pool: CandidatePool, fusion: str, ranked: list[str], limit: int
+) -> ModerneHint | None:
     """How many Moderne-only recipes would be among the top ``limit`` if they were not filtered out.
 
-    ``search`` is the finished search over recipes with a page and ``ranked`` its ids, best first. The
-    Moderne-only entries passing the caller's other filters go through the same legs and the same fusion
-    with the same query vectors (without the family expansion), and are merged with the top hits by score.
-    Rank fusion scores depend on each pool's own lists, so under RRF both sides are compared by their
-    score-fusion relevance instead.
+    ``pool`` is the finished search over recipes with a page and ``ranked`` its ids, best first;
+    ``moderne_pool`` the same search (same legs, fusion and query vectors, without the family expansion)
+    over the Moderne-only entries passing the caller's other filters. Rank fusion scores depend on each
+    pool's own lists, so under RRF both sides are compared by their score-fusion relevance instead.
     """
-    pool = search.pool
-    if pool.filters.availability != "docs" or not len(pool.vectors):
-        return None
-    only = pool.filters.model_copy(update={"availability": MODERNE_ONLY})
-    if not pool.snapshot.filter_mask(only).any():
-        return None
-    from .hybrid import _Search  # at call time: hybrid imports this module
-
-    other = _Search(search.cur, pool.snapshot, pool.queries, only, pool.tuning)
-    vectors = pool.vectors
-    other.gather(lambda: vectors)
-    other.score()
-    other.drop_weak(min_score)
     top = ranked[:limit]
-    if search.fusion.name == "score":
+    if fusion == "score":
         shown = {rid: pool.candidates[rid].score for rid in top}
-        moderne = {rid: cand.score for rid, cand in other.candidates.items()}
+        moderne = {rid: cand.score for rid, cand in moderne_pool.candidates.items()}
     else:
         relevance = ScoreFusion().relevance
         shown = relevance(pool, top)
-        moderne = relevance(other.pool, list(other.candidates))
+        moderne = relevance(moderne_pool, list(moderne_pool.candidates))
     merged = sorted([*shown.items(), *moderne.items()], key=lambda kv: (-kv[1], kv[0]))[:limit]
     would_rank = [rid for rid, _ in merged if rid in moderne]
     if not would_rank:

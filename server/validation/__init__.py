@@ -7,7 +7,7 @@ Public API (import from the modules; this package imports nothing heavy on its o
   -> models.ValidationResult``; raises ``runner.ValidationFailed`` for arguments the caller must fix and
   ``process.Cancelled`` when ``cancel`` is set; a machine that lacks something is status ``environment_error``.
 - Build tools: ``buildtool.BuildTool`` (one per tool: ``gradle.GradleTool``, ``maven.MavenTool``), listed in
-  ``registry.BUILD_TOOLS``; ``buildtool.detect_build(project)``.
+  ``registry.BUILD_TOOLS``; ``registry.detect_build(project)``.
 - Where artifacts come from: ``repository.RepositorySettings`` (``REWRITE_ASSIST_MAVEN_*``, settings.xml,
   gradle.properties); ``preflight.run_preflight``; ``doctor.run_checks``.
 - ``modules.resolve_modules(lookup, recipe_ids) -> models.ModuleResolution``

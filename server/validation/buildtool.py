@@ -3,7 +3,7 @@
 The runner never asks "is this Gradle?": it asks the detected :class:`BuildTool` for the arguments that run
 a recipe, the compile check, the files to exclude from the diff, the Java version the build declares and
 the artifacts preflight must find. A third build tool is one module implementing :class:`BuildTool`,
-listed in :data:`BUILD_TOOLS` (``registry.py``).
+listed in :data:`BUILD_TOOLS` (``registry.py``, which also detects the one a project uses).
 
 The project's own wrapper wins (it pins the tool version the build was written for); the tool on PATH is
 the fallback. A wrapper that lost its executable bit is run through ``sh`` rather than chmod-ed, because
@@ -156,28 +156,3 @@ class BuildSetup:
     def describe(self) -> str:
         how = f"./{self.wrapper}" if self.wrapper else self.executable
         return f"{self.tool.name} ({how})"
-
-
-def detect_build(project: Path, path_env: str | None = None, tools: Sequence[BuildTool] | None = None) -> BuildSetup:
-    """The first tool of ``tools`` (default: all, in order of preference) this project can be built with."""
-    from .registry import BUILD_TOOLS
-
-    path_env = os.environ.get("PATH", "") if path_env is None else path_env
-    missing: BuildToolMissing | None = None
-    for tool in BUILD_TOOLS if tools is None else tools:
-        try:
-            setup = tool.detect(project, path_env)
-        except BuildToolMissing as exc:
-            missing = missing or exc
-            continue
-        if setup is not None:
-            return setup
-    if missing is not None:
-        raise missing
-    names = " or ".join(
-        f"{'/'.join(t.build_files)} for {t.display_name}" for t in (BUILD_TOOLS if tools is None else tools)
-    )
-    raise NoBuildFile(
-        f"No build file in {project}: expected {names} at the top of the repository. "
-        "Pass the directory that holds the build."
-    )

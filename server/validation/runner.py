@@ -27,7 +27,7 @@ from typing import IO
 from ..catalog.lookup import RecipeLookup
 from ..errors import UserError
 from . import moderne
-from .buildtool import BuildSetup, BuildToolMissing, NoBuildFile, RewriteContext, detect_build
+from .buildtool import BuildSetup, BuildToolMissing, NoBuildFile, RewriteContext
 from .diagnosis import diagnose, diagnose_failure
 from .javaversion import JavaRequirement
 from .jdk import (
@@ -42,6 +42,7 @@ from .models import BuildCheck, ModuleResolution, RecipeModule, ValidationResult
 from .modules import resolve_modules
 from .preflight import run_preflight
 from .process import Cancelled, run_command, tail
+from .registry import detect_build
 from .repository import RepositorySettings
 from .settings import EngineSettings
 from .workspace import Workspace, WorkspaceError, check_git_work_tree
