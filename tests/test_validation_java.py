@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fixtures.validation_support import PR_CASES, make_fake_jdk, unpack_case, write_files
 
-from rewrite_assist.server.validation.buildtool import BuildToolError, detect_build
+from rewrite_assist.server.validation.buildtool import BuildToolError
 from rewrite_assist.server.validation.javaversion import (
     gradle_java_requirement,
     maven_java_requirement,
@@ -22,6 +22,7 @@ from rewrite_assist.server.validation.jdk import (
     jdk_version,
     select_jdk,
 )
+from rewrite_assist.server.validation.registry import detect_build
 
 
 @pytest.mark.parametrize(
