@@ -105,8 +105,8 @@ def embedder(rewrite_home: Path):
 
 
 @pytest.fixture(scope="session")
-def catalog(make_database, embedder):
-    """A ``CatalogStore`` holding the full snapshot (4,118 recipes), ingested once per session."""
+def ingested_catalog(make_database, embedder):
+    """The full snapshot (4,118 pages + the Moderne-only list) ingested once per session: (store, report)."""
     from rewrite_assist.ingestion.pipeline import ingest
     from rewrite_assist.server.catalog.store import CatalogStore
 
@@ -114,7 +114,19 @@ def catalog(make_database, embedder):
     store = CatalogStore(make_database("catalog"))
     report = ingest(store, snapshot, embedder=embedder, progress=False)
     assert report.recipes > 4000, report.summary()
-    return store
+    return store, report
+
+
+@pytest.fixture(scope="session")
+def catalog(ingested_catalog):
+    """The session's ``CatalogStore``."""
+    return ingested_catalog[0]
+
+
+@pytest.fixture(scope="session")
+def catalog_report(ingested_catalog):
+    """What the session's ingest reported."""
+    return ingested_catalog[1]
 
 
 @pytest.fixture(scope="session")

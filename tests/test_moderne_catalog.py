@@ -11,6 +11,7 @@ import anyio
 import pytest
 from mcp import Client
 
+from rewrite_assist.ingestion.pipeline import IngestReport
 from rewrite_assist.server.catalog.store import CatalogStore
 from rewrite_assist.server.mcp.app import create_server
 from rewrite_assist.server.mcp.state import AppState
@@ -58,8 +59,8 @@ def find(state: AppState, **args: Any) -> dict[str, Any]:
     return data
 
 
-def test_ingest_and_status_count_moderne_only_entries(catalog: CatalogStore) -> None:
-    report = catalog.ingest_report  # type: ignore[attr-defined]
+def test_ingest_and_status_count_moderne_only_entries(catalog: CatalogStore, catalog_report: IngestReport) -> None:
+    report = catalog_report
     assert (report.recipes, report.moderne_only, report.moderne_with_page) == (4118 + 3611, 3611, 0)
     assert "Moderne-only: 3611" in report.summary()
     info = catalog.info()

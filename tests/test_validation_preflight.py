@@ -246,7 +246,10 @@ def test_doctor_command_on_the_session_catalog(
     monkeypatch.delenv("GRADLE_USER_HOME", raising=False)
     assert main(["doctor", "--offline"]) == 1  # empty caches: validate cannot run offline
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("[ok  ] catalog: 41") and "REWRITE_ASSIST_DATABASE_URL" in lines[0]
+    assert (
+        lines[0].startswith(f"[ok  ] catalog: {catalog.info().recipes} recipes")
+        and "REWRITE_ASSIST_DATABASE_URL" in lines[0]
+    )
     assert lines[-2].startswith("[FAIL] offline caches") and lines[-1].startswith("validate cannot run")
     assert all(line.startswith("[") for line in lines[:-1])
 
