@@ -37,10 +37,9 @@ from ..diffs.models import DiffParseError
 from ..diffs.preprocess import clean_hunk_headers, preprocess
 from ..embedding import Embedder
 from ..errors import BadInput
-from .models import OptionSummary, SearchHit
+from .models import SearchHit, catalog_fields
 
 MODEL_KEY = "all-MiniLM-L6-v2"
-DESCRIPTION_CHARS = 300
 
 # Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
 MAX_SEGMENTS = 48
@@ -459,21 +458,9 @@ def find_recipes_for_diff(
             if ex is not None and ex.recipe_id == rid:  # a listed recipe's parameters are not the composite's
                 for name, value in _suggest(ex, seg.change).items():
                     suggested.setdefault(name, value)
-        description = recipe.description
-        if len(description) > DESCRIPTION_CHARS:
-            description = description[: DESCRIPTION_CHARS - 1].rstrip() + "…"
         hits.append(
             DiffSearchHit(
-                id=rid,
-                display_name=recipe.display_name,
-                description=description,
-                tags=recipe.tags,
-                module=recipe.module,
-                license=recipe.license,
-                availability=recipe.availability,
-                is_composite=recipe.is_composite,
-                sub_recipe_count=len(recipe.recipe_list),
-                options=[OptionSummary(name=o.name, required=o.required) for o in recipe.options],
+                **catalog_fields(recipe),
                 cosine_score=round(max(m.cosine for _, m in matches), 4),
                 fusion_score=round(total, 6),
                 matched_variations=len(matches),

@@ -38,7 +38,7 @@ from .defaults import DEFAULT_MIN_SCORE, MAX_VARIATIONS
 from .filters import check_filters
 from .fusion import FUSIONS, Fusion
 from .legs import LEGS, LegContext
-from .models import OptionSummary, SearchFilters, SearchHit, SearchResult
+from .models import SearchFilters, SearchHit, SearchResult, catalog_fields
 from .snapshot import RankingSnapshot, snapshot_for
 from .tuning import DEFAULT_TUNING, SearchTuning
 
@@ -59,7 +59,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _QUERY_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-embedding")
-DESCRIPTION_CHARS = 300
 
 
 class QueryError(BadInput):
@@ -254,21 +253,9 @@ def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, C
     hits = []
     for rid in (i for i in ids if i in recipes):  # a recipe deleted by a concurrent ingest is left out
         recipe, cand = recipes[rid], candidates[rid]
-        description = recipe.description
-        if len(description) > DESCRIPTION_CHARS:
-            description = description[: DESCRIPTION_CHARS - 1].rstrip() + "…"
         hits.append(
             SearchHit(
-                id=rid,
-                display_name=recipe.display_name,
-                description=description,
-                tags=recipe.tags,
-                module=recipe.module,
-                license=recipe.license,
-                availability=recipe.availability,
-                is_composite=recipe.is_composite,
-                sub_recipe_count=len(recipe.recipe_list),
-                options=[OptionSummary(name=o.name, required=o.required) for o in recipe.options],
+                **catalog_fields(recipe),
                 cosine_score=round(cand.best, 4),
                 fusion_score=round(cand.score, 6),
                 matched_variations=len(cand.matched),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+from ..catalog.models import Recipe
 
 
 class SearchFilters(BaseModel):
@@ -70,3 +72,25 @@ class ModerneHint(BaseModel):
     would_rank: int = Field(description="how many of the top `limit` results would be Moderne-only recipes")
     best: list[str] = Field(description="the best one or two of them")
     message: str
+
+
+DESCRIPTION_CHARS = 300  # a hit's description is cut here: get_recipe has the whole text
+
+
+def catalog_fields(recipe: Recipe) -> dict[str, Any]:
+    """What every hit shows of its recipe, whichever search found it (the scores are the search's own)."""
+    description = recipe.description
+    if len(description) > DESCRIPTION_CHARS:
+        description = description[: DESCRIPTION_CHARS - 1].rstrip() + "…"
+    return {
+        "id": recipe.id,
+        "display_name": recipe.display_name,
+        "description": description,
+        "tags": recipe.tags,
+        "module": recipe.module,
+        "license": recipe.license,
+        "availability": recipe.availability,
+        "is_composite": recipe.is_composite,
+        "sub_recipe_count": len(recipe.recipe_list),
+        "options": [OptionSummary(name=o.name, required=o.required) for o in recipe.options],
+    }
