@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
+from fixtures.mcp_support import text_of
 from mcp import Client
 
 from rewrite_assist.server.catalog.db import CatalogBusy, Database, start_embedded, stop_embedded
@@ -29,10 +30,6 @@ INTENTS = [
 ]
 # What psycopg2's raising pool and a closeall() under other threads used to tell agents.
 FORMER_SYMPTOMS = ("pool exhausted", "pool is closed", "cursor already closed", "pointer is NULL")
-
-
-def text_of(result: Any) -> str:
-    return " ".join(getattr(block, "text", "") for block in result.content)
 
 
 async def burst(state: AppState, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:

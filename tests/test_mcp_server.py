@@ -9,25 +9,12 @@ from typing import Any
 
 import anyio
 import pytest
+from fixtures.mcp_support import call, text_of
 from mcp import Client, StdioServerParameters
 
 from rewrite_assist.server.catalog.db import Database
 from rewrite_assist.server.mcp.app import create_server
 from rewrite_assist.server.mcp.state import AppState
-
-
-def call(state: AppState, tool: str, args: dict[str, Any]) -> Any:
-    """Call one tool on a fresh in-process server sharing ``state``; returns the CallToolResult."""
-
-    async def run() -> Any:
-        async with Client(create_server(state, warm_up=False)) as client:
-            return await client.call_tool(tool, args)
-
-    return anyio.run(run)
-
-
-def text_of(result: Any) -> str:
-    return " ".join(getattr(block, "text", "") for block in result.content)
 
 
 def test_tools_are_listed_with_schemas_and_annotations(app_state: AppState) -> None:

@@ -7,13 +7,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
-from mcp import Client
+from fixtures.mcp_support import call, text_of
 
 from rewrite_assist.ingestion.pipeline import IngestReport
 from rewrite_assist.server.catalog.store import CatalogStore
-from rewrite_assist.server.mcp.app import create_server
 from rewrite_assist.server.mcp.state import AppState
 from rewrite_assist.server.validation.runner import ValidationFailed, ValidationRequest, validate_recipe
 
@@ -36,20 +34,6 @@ recipeList:
       artifactId: "*"
       newVersion: 5.0.x
 """
-
-
-def call(state: AppState, tool: str, args: dict[str, Any]) -> Any:
-    """One tool call on a fresh in-process MCP server sharing ``state`` (the CallToolResult)."""
-
-    async def run() -> Any:
-        async with Client(create_server(state, warm_up=False)) as client:
-            return await client.call_tool(tool, args)
-
-    return anyio.run(run)
-
-
-def text_of(result: Any) -> str:
-    return " ".join(getattr(block, "text", "") for block in result.content)
 
 
 def find(state: AppState, **args: Any) -> dict[str, Any]:
