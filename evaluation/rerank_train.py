@@ -1,22 +1,28 @@
 """Fit the weight of the examples leg and of the one-phrase rerank features (``server/search/rerank.py``) on
 pseudo-queries the catalog writes itself, never on a test set.
 
-Two kinds of pseudo-query, each standing for a one-phrase search whose right answer is the recipe it was
+Three kinds of pseudo-query, each standing for a one-phrase search whose right answer is the recipe it was
 written from:
 
 - **descriptions**: a sampled recipe's description cut to its first sentence (unless it repeats the whole
   display name, see ``name_overlap``): a query in words;
 - **examples**: one example file of a sampled recipe's page, written the way people describe a concrete
   change (``example_query``: "``<removed line>`` changed to ``<added line>`` in ``<file>``", "added ... to",
-  "removed ... from"): a query that quotes code or configuration.
+  "removed ... from"): a query that quotes code or configuration. The example it was written from (and its
+  exact duplicates) is left out of the search (``without_example``), or the fit would learn the leak; the
+  recipe's composites and steps, which often show the same example, count as neither right nor wrong;
+- **options**: the option values a composite passes to a building block it runs (``option_query``:
+  "changed from ``a.b`` to ``a.c``"), the catalog's own record of which recipe makes which concrete change.
 
 Every query runs through the search (``hybrid.scored_pool``) with the fitted weights at zero; each wrong
 candidate ranked within the top ``--depth`` makes a training pair with the right recipe: the difference of
 their scores and of their features (the examples leg's evidence, then ``rerank.FEATURES``). A logistic
 regression without intercept on those differences says how much each feature is worth relative to the score
-itself: its weight divided by the score difference's weight is the tuning value (negative: a penalty).
+itself: its weight divided by the score difference's weight is the tuning value (negative: a penalty). The
+features of quoted code are fitted on the example and option queries, the others on the descriptions
+(``fit_two_stages``).
 
-    python -m rewrite_assist.evaluation.rerank_train [--sample 600] [--examples 300] [--seed 11] [--depth 10]
+    python -m rewrite_assist.evaluation.rerank_train [--sample 600] [--examples 300] [--options 400] [--seed 11]
 
 It prints the ``SearchTuning`` lines to paste into ``server/search/tuning.py``.
 """

@@ -89,12 +89,16 @@ class RankingSnapshot:
 
     def example_similarity(self, queries: np.ndarray) -> np.ndarray:
         """Per query vector and recipe, the best cosine of the query to one of the recipe's examples (0 for
-        a recipe without examples): shape (queries, recipes)."""
+        a recipe without examples, or when all its examples are opposed to the query): shape (queries,
+        recipes). ``example_owners`` is sorted, so each recipe's examples are one run of rows."""
         out = np.zeros((len(queries), len(self.recipe_ids)), dtype=np.float64)
-        if len(self.example_owners) and len(queries):
-            sims = (np.asarray(queries, dtype=np.float32) @ self.example_vectors.T).astype(np.float64)
-            for n in range(len(queries)):
-                np.maximum.at(out[n], self.example_owners, np.maximum(sims[n], 0.0))
+        owners = self.example_owners
+        if len(owners) and len(queries):
+            # einsum, not BLAS: a multi-threaded product right after the query embedding competes with the
+            # embedding runtime's threads still spinning, which cost more than the product itself
+            sims = np.einsum("qd,ed->qe", np.asarray(queries, dtype=np.float32), self.example_vectors)
+            starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+            out[:, owners[starts]] = np.maximum(np.maximum.reduceat(sims, starts, axis=1), 0.0)
         return out
 
     def doc_freq(self, lexeme: str) -> int:
@@ -242,6 +246,8 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         np.frombuffer(example_packed or b"", dtype=record)["values"][[n for n, _ in owned]], dtype=np.float32
     )
     example_owners = np.array([number for _, number in owned], dtype=np.int32)
+    by_owner = np.argsort(example_owners, kind="stable")  # one run of rows per recipe (example_similarity)
+    example_vectors, example_owners = np.ascontiguousarray(example_vectors[by_owner]), example_owners[by_owner]
     by_class: dict[str, list[str]] = defaultdict(list)
     for rid in rows:
         by_class[class_name(rid).lower()].append(rid)

@@ -46,9 +46,10 @@ class SearchTuning:
     name_miss_weight: float = -0.19
     search_for_change_weight: float = -0.058
     against_weight: float = -0.039
-    # Fitted and left at zero: the example evidence of a query that quotes code (fit <= 0 once the example a
+    # Fitted and left at zero: the example evidence of a query that quotes code (-0.01 once the example a
     # pseudo-query was written from is left out of the search; with it left in, the fit learns the leak),
-    # composite (+0.004) and popularity (-0.02): both near zero, and lower on dev and held-out when applied.
+    # composite (+0.004) and popularity (-0.02), near zero and lower nDCG@10 on dev and held-out when applied;
+    # popularity times code share (+0.29 on the option pseudo-queries) lifts dev single but lowers held-out.
     examples_code_weight: float = 0.0
     composite_weight: float = 0.0
     popularity_weight: float = 0.0
