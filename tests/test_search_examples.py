@@ -148,3 +148,14 @@ def test_pseudo_queries_leave_their_own_example_out(catalog) -> None:
     queries = option_queries(catalog, snapshot, random.Random(1), 30)
     assert queries and all(q and rid in snapshot.rows and parent in snapshot.rows for q, rid, parent in queries)
     assert zeroed(DEFAULT_TUNING).examples_weight > 0  # the leg keeps running while its weight is fitted
+
+
+@pytest.mark.slow
+def test_a_catalog_without_example_vectors_gives_the_leg_nothing(catalog, embedder) -> None:
+    snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
+    bare = dataclasses.replace(
+        snapshot, example_vectors=snapshot.example_vectors[:0], example_owners=snapshot.example_owners[:0]
+    )
+    assert not bare.example_similarity(embedder.encode([QUOTED])).any()
+    pool = scored_pool(catalog, embedder, QUOTED, DEFAULT_TUNING, snapshot=bare)
+    assert pool.candidates and not any("examples" in c.evidence for c in pool.candidates.values())
