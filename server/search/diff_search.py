@@ -18,10 +18,11 @@ cover the diff's different changes rather than repeating the recipes of its larg
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from ..diffs.models import DiffParseError
 from ..diffs.preprocess import clean_hunk_headers, preprocess
 from ..embedding import Embedder
 from ..errors import BadInput
+from .diff_words import describe, versions
 from .models import SearchHit, catalog_fields
 
 MODEL_KEY = "all-MiniLM-L6-v2"
@@ -54,8 +56,15 @@ W_LEX = 2.0
 W_KIND = 0.15
 W_RECIPE = 0.8  # description embedding, for recipes without a matching example
 W_RECIPE_LEX = 1.0  # the hunk's words in a recipe's id, name and description
-W_PARENT = 0.85  # a composite's share of a listed recipe's match
+W_PARENT = 0.5  # a composite's share of a listed recipe's match
 MAX_PARENTS = 12
+W_TEXT = 1.2  # the hunk described in words, searched with find_recipes (its fusion score)
+TEXT_HITS = 10  # find_recipes hits kept per phrase
+MAX_PHRASES = 32  # distinct phrases searched per diff (the first segments' first)
+PHRASE_DECAY = 0.1  # later phrases of a hunk are less specific
+V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk adds
+V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
+W_SPREAD = 0.15  # in the whole-diff pick: share of a recipe's matches in other segments
 GROUP_SIZE = 5
 COVERAGE_DECAY = 0.55
 
@@ -110,6 +119,7 @@ class Segment:
     hunk: int
     header: str
     change: Change
+    context: list[str] = field(default_factory=list)  # the hunk's unchanged lines (section header first)
 
 
 @dataclass
@@ -189,7 +199,9 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                     header = (
                         f"@@ -{hunk.source_start},{hunk.source_length} +{hunk.target_start},{hunk.target_length} @@"
                     )
-                    by_file.setdefault(path, []).append(Segment(path, number, header, change))
+                    context = [hunk.section_header] if hunk.section_header else []
+                    context += [line.value.rstrip("\n") for line in hunk if line.line_type == " "]
+                    by_file.setdefault(path, []).append(Segment(path, number, header, change, context))
     if not files and not pre.binary and not pre.excluded:
         first = text.strip().split("\n", 1)[0][:60]
         raise BadInput(
@@ -221,7 +233,8 @@ def _cap(by_file: dict[str, list[Segment]], skipped: list[str]) -> list[Segment]
             added = [line for s in segs for line in s.change.added]
             first = segs[0].change
             merged = Change(first.kind, removed, added, deleted_file=first.deleted_file, new_file=first.new_file)
-            segments.append(Segment(path, 0, f"{len(segs)} hunks merged", merged))
+            context = [line for s in segs for line in s.context]
+            segments.append(Segment(path, 0, f"{len(segs)} hunks merged", merged, context))
         if len(by_file) < len(segments) + 1 and any(len(s) > 1 for s in by_file.values()):
             skipped.append(f"hunks merged per file ({sum(len(s) for s in by_file.values())} hunks > {MAX_SEGMENTS})")
     if len(segments) > MAX_SEGMENTS:
@@ -339,6 +352,34 @@ def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
     return [t[1:] for t in ranked][:6]
 
 
+_ID_VERSION = re.compile(r"(?<!\d)_?(\d+(?:_\d+)*)(?=$|[A-Z_]|to)")
+
+
+def id_versions(recipe_id: str) -> list[str]:
+    """Versions a recipe's class name names: ``UpgradeSpringBoot_2_7`` → 2.7, ``MigrateToGradle8`` → 8,
+    ``Micronaut3to4Migration`` → 3, 4; a digit inside a word (``Log4j``) is not a version."""
+    name = recipe_id.rsplit(".", 1)[-1]
+    return [m.group(1).replace("_", ".") for m in _ID_VERSION.finditer(name)]
+
+
+def version_factor(recipe_id: str, added: Sequence[str]) -> float:
+    """Version evidence: does the version in the recipe's id agree with a version the hunk moves to?
+    Neutral when either side names none."""
+    named = id_versions(recipe_id)
+    if not named or not added:
+        return 1.0
+    for version in named:
+        if any(v == version or v.startswith(version + ".") for v in added):
+            return V_AGREE
+    return V_DISAGREE
+
+
+def new_versions(change: Change) -> list[str]:
+    """Versions on the hunk's added lines that its removed lines do not have."""
+    old = set(versions(change.removed))
+    return [v for v in versions(change.added) if v not in old]
+
+
 def _score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: _Snapshot) -> dict[str, _Match]:
     """Best match per recipe for one segment: embedding, IDF-weighted Dice overlap of side-tagged tokens
     (accumulated over the postings), and the file kind."""
@@ -363,11 +404,12 @@ def _score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: _Snapsh
                 best[rid] = _Match(float(scores[i]), float(cos[i]), i, [])
     # A composite makes the changes of the recipes it lists: it inherits their matches, slightly discounted,
     # so a migration whose parts match several hunks can rank above each part.
+    added = new_versions(seg)
     for rid, match in list(best.items()):
         if match.example is None:
             continue
         for parent in snap.parents.get(rid, ())[:MAX_PARENTS]:
-            score = match.score * W_PARENT
+            score = match.score * W_PARENT * version_factor(parent, added)
             current = best.get(parent)
             if current is None or score > current.score:
                 best[parent] = _Match(score, match.cosine, match.example, [])
@@ -395,6 +437,48 @@ def _score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: _Snapsh
     return best
 
 
+def _text_scores(store: CatalogStore, embedder: Embedder, segments: Sequence[Segment]) -> list[dict[str, float]]:
+    """Per segment: recipes found by describing it in words (``diff_words``) and searching the description
+    with ``find_recipes``; each distinct phrase is searched once."""
+    from .hybrid import find_recipes
+
+    phrases = [describe(s.file, s.change, s.context) for s in segments]
+    distinct: list[str] = []
+    for own in phrases:
+        for phrase in own:
+            if phrase not in distinct:
+                distinct.append(phrase)
+    distinct = distinct[:MAX_PHRASES]
+    found: dict[str, dict[str, float]] = {}
+    for phrase in distinct:
+        hits = find_recipes(store, embedder, phrase, limit=TEXT_HITS).hits
+        found[phrase] = {h.id: float(h.fusion_score) for h in hits}
+    out: list[dict[str, float]] = []
+    for own in phrases:
+        scores: dict[str, float] = {}
+        for position, phrase in enumerate(own):
+            weight = 1.0 - PHRASE_DECAY * position
+            for rid, value in found.get(phrase, {}).items():
+                scores[rid] = max(scores.get(rid, 0.0), weight * value)
+        out.append(scores)
+    return out
+
+
+def _fuse(seg: Change, example: dict[str, _Match], text: dict[str, float]) -> dict[str, _Match]:
+    """The example evidence plus the words evidence, weighed by version evidence."""
+    added = new_versions(seg)
+    out: dict[str, _Match] = {}
+    for rid in example.keys() | text.keys():
+        match = example.get(rid)
+        base = match.score if match else 0.0
+        score = (base + W_TEXT * text.get(rid, 0.0)) * version_factor(rid, added)
+        if match is None:
+            out[rid] = _Match(score, 0.0, None, [])
+        else:
+            out[rid] = _Match(score, match.cosine, match.example, match.tokens)
+    return out
+
+
 def find_recipes_for_diff(
     store: CatalogStore,
     embedder: Embedder,
@@ -414,6 +498,9 @@ def find_recipes_for_diff(
     cos = vectors @ snap.matrix.T if len(snap.examples) else np.zeros((len(segments), 0), np.float32)
     rcos = vectors @ snap.recipe_matrix.T if len(snap.recipe_ids) else np.zeros((len(segments), 0), np.float32)
     per_segment = [_score_segment(s.change, cos[n], rcos[n], snap) for n, s in enumerate(segments)]
+    if W_TEXT > 0:
+        texts = _text_scores(store, embedder, segments)
+        per_segment = [_fuse(s.change, per_segment[n], texts[n]) for n, s in enumerate(segments)]
 
     groups = []
     for seg, scores in zip(segments, per_segment, strict=True):
@@ -496,7 +583,7 @@ def _pick(per_segment: list[dict[str, _Match]], limit: int) -> list[tuple[str, f
 
         def value(rid: str) -> float:
             parts = sorted((weights[n] * s for n, s in candidates[rid]), reverse=True)
-            return parts[0] + 0.15 * sum(parts[1:4])
+            return parts[0] + W_SPREAD * sum(parts[1:4])
 
         rid = max(candidates, key=lambda r: (value(r), r))
         chosen.append((rid, value(rid)))
