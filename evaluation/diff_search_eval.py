@@ -158,7 +158,6 @@ def render(doc: dict[str, Any]) -> str:
     lines.append(f"{'case':<48} {'half':<6} {'diff R@10':>9} {'intent R@10':>11}")
     for row in doc["per_case"]:
         mark = "*" if row["intent_names_a_label"] else " "
-        lines.append(
-            f"{row['id']:<47}{mark} {row['half']:<6} {row['diff']['recall@10']:>9.2f} {row['intent']['recall@10']:>11.2f}"
-        )
+        diff_r, intent_r = row["diff"]["recall@10"], row["intent"]["recall@10"]
+        lines.append(f"{row['id']:<47}{mark} {row['half']:<6} {diff_r:>9.2f} {intent_r:>11.2f}")
     return "\n".join(lines) + "\n"

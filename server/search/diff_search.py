@@ -54,6 +54,7 @@ GENERATED_DIRS = ("build/", ".gradle/", "target/", "node_modules/", "out/", ".id
 W_EMBED = 0.6
 W_LEX = 2.0
 W_KIND = 0.15
+WHOLE_FILE_CONTENT = 0.5  # a deleted or created file: share of the content evidence (its words count)
 W_RECIPE = 0.8  # description embedding, for recipes without a matching example
 W_RECIPE_LEX = 1.0  # the hunk's words in a recipe's id, name and description
 W_PARENT = 0.5  # a composite's share of a listed recipe's match
@@ -65,6 +66,9 @@ PHRASE_DECAY = 0.1  # later phrases of a hunk are less specific
 V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk adds
 V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
 W_SPREAD = 0.15  # in the whole-diff pick: share of a recipe's matches in other segments
+SPREAD_MIN = 0.85  # ... counted where the recipe is among a segment's best (share of that segment's top)
+SEGMENT_LIFT = 0.5  # in the pick: how far each segment's scores are lifted toward the diff's best segment
+SEARCH_ONLY = 0.5  # a search recipe (``.search.`` package, ``Find*``) marks code, a PR changes it
 GROUP_SIZE = 5
 COVERAGE_DECAY = 0.55
 
@@ -136,6 +140,7 @@ class _Snapshot:
     parents: dict[str, list[str]]  # recipe → the composites that list it
     recipe_postings: dict[str, np.ndarray]  # word of an id, name or description → recipe indices
     recipe_idf: dict[str, float]
+    whole_file: np.ndarray  # per example: 1 deleted file, 2 new file, 0 an edit
 
 
 def _side_tokens(change: Change) -> set[str]:
@@ -145,6 +150,11 @@ def _side_tokens(change: Change) -> set[str]:
         | {"+" + t for t in change.tokens_added}
         | {t for t in change.shapes if not t.startswith("§kind:")}
     )
+
+
+def _whole_file(change: Change) -> int:
+    """1: the change deletes a file, 2: it creates one, 0: it edits one."""
+    return 1 if change.deleted_file else 2 if change.new_file else 0
 
 
 # -- splitting ---------------------------------------------------------------------------------------
@@ -311,6 +321,7 @@ def _snapshot(store: CatalogStore) -> _Snapshot:
             parents,
             recipe_postings,
             recipe_idf,
+            np.array([_whole_file(ex.change) for ex in examples]),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)
@@ -464,14 +475,27 @@ def _text_scores(store: CatalogStore, embedder: Embedder, segments: Sequence[Seg
     return out
 
 
-def _fuse(seg: Change, example: dict[str, _Match], text: dict[str, float]) -> dict[str, _Match]:
-    """The example evidence plus the words evidence, weighed by version evidence."""
+def _search_only(recipe_id: str) -> bool:
+    """Search recipes mark what they find instead of changing it; a PR diff is a change."""
+    package, _, name = recipe_id.rpartition(".")
+    return ".search" in f".{package}." or name.startswith("Find")
+
+
+def _fuse(seg: Change, example: dict[str, _Match], text: dict[str, float], snap: _Snapshot) -> dict[str, _Match]:
+    """The example evidence plus the words evidence, weighed by version evidence. For a deleted or created
+    file the content matches less (a deleted class resembles many examples) unless the example also
+    deletes or creates a file."""
     added = new_versions(seg)
+    whole = _whole_file(seg)
     out: dict[str, _Match] = {}
     for rid in example.keys() | text.keys():
         match = example.get(rid)
         base = match.score if match else 0.0
+        if whole and not (match and match.example is not None and snap.whole_file[match.example] == whole):
+            base *= WHOLE_FILE_CONTENT
         score = (base + W_TEXT * text.get(rid, 0.0)) * version_factor(rid, added)
+        if _search_only(rid):
+            score *= SEARCH_ONLY
         if match is None:
             out[rid] = _Match(score, 0.0, None, [])
         else:
@@ -500,7 +524,7 @@ def find_recipes_for_diff(
     per_segment = [_score_segment(s.change, cos[n], rcos[n], snap) for n, s in enumerate(segments)]
     if W_TEXT > 0:
         texts = _text_scores(store, embedder, segments)
-        per_segment = [_fuse(s.change, per_segment[n], texts[n]) for n, s in enumerate(segments)]
+        per_segment = [_fuse(s.change, per_segment[n], texts[n], snap) for n, s in enumerate(segments)]
 
     groups = []
     for seg, scores in zip(segments, per_segment, strict=True):
@@ -574,16 +598,22 @@ def _pick(per_segment: list[dict[str, _Match]], limit: int) -> list[tuple[str, f
     much of that segment is still uncovered, plus a little for every other segment it matches well."""
     weights = [1.0] * len(per_segment)
     tops = [max((m.score for m in scores.values()), default=0.0) for scores in per_segment]
+    best = max(tops, default=0.0)
+    # A small hunk's best recipe (a FROM line, a deleted file) scores lower than a big hunk's; lifting each
+    # segment part of the way toward the best one keeps it from being starved by the big hunks' runners-up.
+    lift = [(1 - SEGMENT_LIFT) + SEGMENT_LIFT * best / top if top > 0 else 1.0 for top in tops]
     candidates: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for n, scores in enumerate(per_segment):
         for rid, m in sorted(scores.items(), key=lambda kv: -kv[1].score)[:25]:
-            candidates[rid].append((n, m.score))
+            candidates[rid].append((n, m.score * lift[n]))
+    tops = [top * lift[n] for n, top in enumerate(tops)]
     chosen: list[tuple[str, float]] = []
     while candidates and len(chosen) < limit:
 
         def value(rid: str) -> float:
             parts = sorted((weights[n] * s for n, s in candidates[rid]), reverse=True)
-            return parts[0] + W_SPREAD * sum(parts[1:4])
+            spread = sorted((weights[n] * s for n, s in candidates[rid] if s >= SPREAD_MIN * tops[n]), reverse=True)
+            return parts[0] + W_SPREAD * sum(spread[1:4])
 
         rid = max(candidates, key=lambda r: (value(r), r))
         chosen.append((rid, value(rid)))

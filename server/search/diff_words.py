@@ -42,6 +42,23 @@ class _Line:
     head: str | None
 
 
+_HEAD = re.compile(r"^[\s\-*]*<?/?([A-Za-z_@$][\w.\-$]*)")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def _head(line: str) -> str | None:
+    """The line's leading keyword as written, camel case spoken as words (``sourceCompatibility`` →
+    ``source compatibility``): recipe descriptions use words, build files use identifiers."""
+    match = _HEAD.match(line)
+    if not match or len(match.group(1)) < 2:
+        return None
+    word = match.group(1)
+    if "." in word or "-" in word or "_" in word:
+        return word
+    parts = _CAMEL.findall(word)
+    return " ".join(p.lower() for p in parts) if len(parts) > 1 else word
+
+
 def _noun(kind: str, path: str) -> str:
     """How the docs name the file the hunk is in."""
     low = path.lower()
@@ -122,10 +139,12 @@ def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str
     noun = _noun(kind, path)
     name = PurePosixPath(path).name
     if change.deleted_file:
-        return ["delete files", f"delete {noun} {name}"]
+        return ["delete files"]  # what is in the file does not matter, that it is gone does
     if change.new_file:
         if kind in {"java", "kotlin"}:
             return []  # new code is written by hand; no recipe creates a class from nothing
+        if name in {".gitignore", ".dockerignore"}:
+            return [f"add entries to {name}", f"create new file {name}"]
         return [f"create new file {name}", f"add {noun} {name}"]
     phrases: list[str] = []
     writer = _WRITERS.get(kind)
@@ -166,7 +185,7 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
     out: list[str] = []
     pairs, removed, added = _pairs(change)
     for old, new in pairs:
-        key = line_head(new) or "property"
+        key = _head(new) or "property"
         new_versions = [v for v in versions([new]) if v not in versions([old])]
         if new_versions:
             out.append(f"change {_file_words(path)} version to {new_versions[0]}")
@@ -175,9 +194,9 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
             value = _KEY_VALUE.match(new)
             out.append(f"change property {key} value to {_strip_quotes(value.group(2)) if value else ''} in {name}")
     for line in added:
-        out.append(f"add property {line_head(line) or ''} to {name}")
+        out.append(f"add property {_head(line) or ''} to {name}")
     for line in removed:
-        out.append(f"delete property {line_head(line) or ''} from {name}")
+        out.append(f"delete property {_head(line) or ''} from {name}")
     return out
 
 
@@ -224,10 +243,10 @@ def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
                 tag = new_image.partition(":")[2] or "latest"
                 out.append(f"upgrade Docker image {new_name} version to {tag}")
             out.append(f"change Dockerfile FROM base image {old_image} to {new_image}")
-        elif (head := line_head(new)) is not None:
+        elif (head := _head(new)) is not None:
             out.append(f"change Dockerfile {head.upper()} instruction")
     for line in added + removed:
-        head = line_head(line)
+        head = _head(line)
         if head:
             verb = "add" if line in added else "remove"
             out.append(f"{verb} Dockerfile {head.upper()} instruction")
@@ -236,7 +255,7 @@ def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
 
 def _coordinate(line: str) -> tuple[str, str, str | None] | None:
     match = _COORDINATE.search(line)
-    if not match or "." not in match.group(1) + match.group(2) and not match.group(3):
+    if not match or ("." not in match.group(1) + match.group(2) and not match.group(3)):
         return None
     return match.group(1), match.group(2), match.group(3)
 
@@ -269,7 +288,7 @@ def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
             else:
                 out.append(f"change Gradle plugin {plugin_old.group(1)} to {plugin_new.group(1)}")
             continue
-        head_old, head_new = line_head(old), line_head(new)
+        head_old, head_new = _head(old), _head(new)
         if head_old and head_new and head_old != head_new:
             out.append(f"change {head_old} to {head_new} in Gradle build")
         elif head_new:
@@ -284,7 +303,7 @@ def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
             out.append(f"add Gradle plugin {plugin.group(1)}")
         elif (repo := _REPOSITORY.match(line)) is not None:
             out.append(f"add repository {repo.group(1)} to Gradle build")
-        elif (head := line_head(line)) is not None and head not in {"}", "{"}:
+        elif (head := _head(line)) is not None and head not in {"}", "{"}:
             out.append(f"add {head} to Gradle build")
     for line in removed:
         if _coordinate(line):
@@ -294,7 +313,7 @@ def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
             out.append(f"remove Gradle plugin {plugin.group(1)}")
         elif (repo := _REPOSITORY.match(line)) is not None:
             out.append(f"remove repository {repo.group(1)} from Gradle build")
-        elif (head := line_head(line)) is not None:
+        elif (head := _head(line)) is not None:
             out.append(f"remove {head} from Gradle build")
     return out
 
