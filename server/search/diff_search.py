@@ -196,22 +196,16 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                 continue
             for number, hunk in enumerate(patched, start=1):
                 hunks += 1
-                removed = [line.value.rstrip("\n") for line in hunk if line.line_type == "-"]
-                added = [line.value.rstrip("\n") for line in hunk if line.line_type == "+"]
-                change = Change(
-                    _kind(path, removed + added),
-                    removed,
-                    added,
-                    deleted_file=patched.is_removed_file,
-                    new_file=patched.is_added_file,
-                )
-                if not change.is_empty:
-                    header = (
-                        f"@@ -{hunk.source_start},{hunk.source_length} +{hunk.target_start},{hunk.target_length} @@"
+                for header, removed, added, context in _blocks(hunk):
+                    change = Change(
+                        _kind(path, removed + added),
+                        removed,
+                        added,
+                        deleted_file=patched.is_removed_file,
+                        new_file=patched.is_added_file,
                     )
-                    context = [hunk.section_header] if hunk.section_header else []
-                    context += [line.value.rstrip("\n") for line in hunk if line.line_type == " "]
-                    by_file.setdefault(path, []).append(Segment(path, number, header, change, context))
+                    if not change.is_empty:
+                        by_file.setdefault(path, []).append(Segment(path, number, header, change, context))
     if not files and not pre.binary and not pre.excluded:
         first = text.strip().split("\n", 1)[0][:60]
         raise BadInput(
@@ -222,6 +216,37 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
         reason = "binary files" if pre.binary or any("binary" in s for s in skipped) else "no changed text lines"
         raise BadInput(f"{name} has nothing to search: {reason} only ({'; '.join(skipped[:5]) or 'empty hunks'})")
     return _cap(by_file, skipped), skipped, files, hunks
+
+
+def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str]]]:
+    """The hunk's separate changes: runs of removed/added lines apart from each other by unchanged code.
+
+    Git merges changes less than seven lines apart into one hunk, so a hunk can bump a plugin version and
+    move the Java level a few lines further down; each is searched on its own. Each block comes with its
+    header (its own line numbers) and the unchanged lines around it (the section header first)."""
+    lines = list(hunk)
+    runs: list[list[int]] = []
+    for i, line in enumerate(lines):
+        if line.line_type not in "+-":
+            continue
+        gap = [lines[j] for j in range(runs[-1][-1] + 1, i)] if runs else []
+        if runs and not any(g.value.strip() for g in gap):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    out = []
+    for run in runs:
+        first, last = run[0], run[-1]
+        removed = [lines[i].value.rstrip("\n") for i in range(first, last + 1) if lines[i].line_type == "-"]
+        added = [lines[i].value.rstrip("\n") for i in range(first, last + 1) if lines[i].line_type == "+"]
+        source = next((ln.source_line_no for ln in lines[first:] if ln.source_line_no), hunk.source_start)
+        target = next((ln.target_line_no for ln in lines[first:] if ln.target_line_no), hunk.target_start)
+        header = f"@@ -{source},{len(removed)} +{target},{len(added)} @@"
+        before = [ln.value.rstrip("\n") for ln in lines[max(0, first - 8) : first] if ln.line_type == " "]
+        after = [ln.value.rstrip("\n") for ln in lines[last + 1 : last + 4] if ln.line_type == " "]
+        context = ([hunk.section_header] if hunk.section_header else []) + before + after
+        out.append((header, removed, added, context))
+    return out
 
 
 def _kind(path: str, lines: Sequence[str]) -> str:

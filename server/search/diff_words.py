@@ -56,7 +56,9 @@ def _head(line: str) -> str | None:
     if "." in word or "-" in word or "_" in word:
         return word
     parts = _CAMEL.findall(word)
-    return " ".join(p.lower() for p in parts) if len(parts) > 1 else word
+    if len(parts) < 2 or any(len(p) < 2 for p in parts):  # ``useJUnit`` stays as written
+        return word
+    return " ".join(p.lower() for p in parts)
 
 
 def _noun(kind: str, path: str) -> str:
