@@ -22,7 +22,9 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -46,7 +48,8 @@ MODEL_KEY = "all-MiniLM-L6-v2"
 # Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
 MAX_SEGMENTS = 48
 MAX_LINES_PER_SEGMENT = 60
-QUERY_TEXT_CHARS = 400  # embedding cost grows with text length; the first lines of a hunk carry its gist
+MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
+QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines of a hunk carry its gist
 MAX_DIFF_LINES = 200_000  # beyond this the input is refused: split the PR or exclude generated files
 GENERATED_DIRS = ("build/", ".gradle/", "target/", "node_modules/", "out/", ".idea/")
 
@@ -61,7 +64,7 @@ W_PARENT = 0.5  # a composite's share of a listed recipe's match
 MAX_PARENTS = 12
 W_TEXT = 1.2  # the hunk described in words, searched with find_recipes (its fusion score)
 TEXT_HITS = 10  # find_recipes hits kept per phrase
-MAX_PHRASES = 32  # distinct phrases searched per diff (the first segments' first)
+MAX_PHRASES = 24  # distinct phrases searched per diff (the first segments' first)
 PHRASE_DECAY = 0.1  # later phrases of a hunk are less specific
 V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk adds
 V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
@@ -71,6 +74,9 @@ SEGMENT_LIFT = 0.5  # in the pick: how far each segment's scores are lifted towa
 SEARCH_ONLY = 0.5  # a search recipe (``.search.`` package, ``Find*``) marks code, a PR changes it
 GROUP_SIZE = 5
 COVERAGE_DECAY = 0.55
+
+
+_PHRASE_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="diff-phrases")
 
 
 class Evidence(BaseModel):
@@ -391,11 +397,12 @@ def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
 _ID_VERSION = re.compile(r"(?<!\d)_?(\d+(?:_\d+)*)(?=$|[A-Z_]|to)")
 
 
-def id_versions(recipe_id: str) -> list[str]:
+@lru_cache(maxsize=16384)
+def id_versions(recipe_id: str) -> tuple[str, ...]:
     """Versions a recipe's class name names: ``UpgradeSpringBoot_2_7`` → 2.7, ``MigrateToGradle8`` → 8,
     ``Micronaut3to4Migration`` → 3, 4; a digit inside a word (``Log4j``) is not a version."""
     name = recipe_id.rsplit(".", 1)[-1]
-    return [m.group(1).replace("_", ".") for m in _ID_VERSION.finditer(name)]
+    return tuple(m.group(1).replace("_", ".") for m in _ID_VERSION.finditer(name))
 
 
 def version_factor(recipe_id: str, added: Sequence[str]) -> float:
@@ -473,22 +480,44 @@ def _score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: _Snapsh
     return best
 
 
-def _text_scores(store: CatalogStore, embedder: Embedder, segments: Sequence[Segment]) -> list[dict[str, float]]:
-    """Per segment: recipes found by describing it in words (``diff_words``) and searching the description
-    with ``find_recipes``; each distinct phrase is searched once."""
+def _embed(embedder: Embedder, segments: Sequence[Segment], phrases: Sequence[list[str]]) -> np.ndarray:
+    """Vectors of the segments' changed lines (zero rows for those left out): the segments the words
+    bridge says least about first, at most ``MAX_EMBEDDED``, identical texts once. Embedding is most of a
+    large diff's cost and adds little where a hunk's words already name its change."""
+    texts = [s.change.text(limit=QUERY_TEXT_CHARS) for s in segments]
+    chosen = sorted(range(len(segments)), key=lambda n: (len(phrases[n]), n))[:MAX_EMBEDDED]
+    distinct = list(dict.fromkeys(texts[n] for n in chosen))
+    if not distinct:
+        return np.zeros((len(segments), 384), dtype=np.float32)
+    encoded = embedder.encode(distinct)
+    out = np.zeros((len(segments), encoded.shape[1]), dtype=np.float32)
+    index = {t: i for i, t in enumerate(distinct)}
+    for n in chosen:
+        out[n] = encoded[index[texts[n]]]
+    return out
+
+
+def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[list[str]]) -> dict[str, Future[Any]]:
+    """Start searching each distinct phrase with the hybrid ``find_recipes`` (every segment's first phrase
+    before any second one, at most ``MAX_PHRASES``), a few at a time: each call waits mostly on the
+    database, so they run beside the example scoring."""
     from .hybrid import find_recipes
 
-    phrases = [describe(s.file, s.change, s.context) for s in segments]
-    distinct: list[str] = []
-    for own in phrases:
-        for phrase in own:
-            if phrase not in distinct:
-                distinct.append(phrase)
-    distinct = distinct[:MAX_PHRASES]
-    found: dict[str, dict[str, float]] = {}
-    for phrase in distinct:
-        hits = find_recipes(store, embedder, phrase, limit=TEXT_HITS).hits
-        found[phrase] = {h.id: float(h.fusion_score) for h in hits}
+    order: dict[str, tuple[int, int]] = {}
+    for n, own in enumerate(phrases):
+        for position, phrase in enumerate(own):
+            order.setdefault(phrase, (position, n))
+    distinct = sorted(order, key=lambda p: order[p])[:MAX_PHRASES]
+
+    def one(phrase: str) -> dict[str, float]:
+        return {h.id: float(h.fusion_score) for h in find_recipes(store, embedder, phrase, limit=TEXT_HITS).hits}
+
+    return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in distinct}
+
+
+def _text_scores(phrases: Sequence[list[str]], pending: dict[str, Future[Any]]) -> list[dict[str, float]]:
+    """Per segment: the recipes its phrases found, by fusion score (later phrases of a segment count less)."""
+    found = {phrase: future.result() for phrase, future in pending.items()}
     out: list[dict[str, float]] = []
     for own in phrases:
         scores: dict[str, float] = {}
@@ -542,13 +571,15 @@ def find_recipes_for_diff(
     _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
     segments, skipped, files, hunks = split_diff(text)
     snap = _snapshot(store)
-    vectors = embedder.encode([s.change.text(limit=QUERY_TEXT_CHARS) for s in segments])
+    phrases = [describe(s.file, s.change, s.context) for s in segments]
+    pending = _search_phrases(store, embedder, phrases) if W_TEXT > 0 else {}
+    vectors = _embed(embedder, segments, phrases)
     # One matrix product per side for all segments (cosines: the vectors are normalized).
     cos = vectors @ snap.matrix.T if len(snap.examples) else np.zeros((len(segments), 0), np.float32)
     rcos = vectors @ snap.recipe_matrix.T if len(snap.recipe_ids) else np.zeros((len(segments), 0), np.float32)
     per_segment = [_score_segment(s.change, cos[n], rcos[n], snap) for n, s in enumerate(segments)]
     if W_TEXT > 0:
-        texts = _text_scores(store, embedder, segments)
+        texts = _text_scores(phrases, pending)
         per_segment = [_fuse(s.change, per_segment[n], texts[n], snap) for n, s in enumerate(segments)]
 
     groups = []
