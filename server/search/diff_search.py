@@ -71,6 +71,7 @@ V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
 W_SPREAD = 0.15  # in the whole-diff pick: share of a recipe's matches in other segments
 SPREAD_MIN = 0.85  # ... counted where the recipe is among a segment's best (share of that segment's top)
 SEGMENT_LIFT = 0.5  # in the pick: how far each segment's scores are lifted toward the diff's best segment
+UNWORDED = 0.7  # in the pick: a segment without any phrase (its scores' share)
 SEARCH_ONLY = 0.5  # a search recipe (``.search.`` package, ``Find*``) marks code, a PR changes it
 GROUP_SIZE = 5
 COVERAGE_DECAY = 0.55
@@ -595,7 +596,7 @@ def find_recipes_for_diff(
             )
         )
 
-    ranked = _pick(per_segment, limit)
+    ranked = _pick(per_segment, limit, [bool(own) for own in phrases])
     recipes = store.get_recipes([rid for rid, _ in ranked])
     hits = []
     for rid, total in ranked:
@@ -649,7 +650,9 @@ def find_recipes_for_diff(
     )
 
 
-def _pick(per_segment: list[dict[str, _Match]], limit: int) -> list[tuple[str, float]]:
+def _pick(
+    per_segment: list[dict[str, _Match]], limit: int, worded: Sequence[bool] | None = None
+) -> list[tuple[str, float]]:
     """Greedy selection over the whole diff: a recipe's value is its best segment score weighted by how
     much of that segment is still uncovered, plus a little for every other segment it matches well."""
     weights = [1.0] * len(per_segment)
@@ -658,6 +661,9 @@ def _pick(per_segment: list[dict[str, _Match]], limit: int) -> list[tuple[str, f
     # A small hunk's best recipe (a FROM line, a deleted file) scores lower than a big hunk's; lifting each
     # segment part of the way toward the best one keeps it from being starved by the big hunks' runners-up.
     lift = [(1 - SEGMENT_LIFT) + SEGMENT_LIFT * best / top if top > 0 else 1.0 for top in tops]
+    if worded is not None:
+        # A segment the words bridge cannot name (hand-written code) has only weak, scattered evidence.
+        lift = [f if worded[n] else f * UNWORDED for n, f in enumerate(lift)]
     candidates: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for n, scores in enumerate(per_segment):
         for rid, m in sorted(scores.items(), key=lambda kv: -kv[1].score)[:25]:

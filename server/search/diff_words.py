@@ -378,6 +378,14 @@ def _java(path: str, change: Change, context: list[str]) -> list[str]:
         out.append(f"change type {old_imports[0][0]} to {new_imports[0][0]}")
     elif old_imports and not new_imports and not [line for line in change.added if line.strip()]:
         out.append(f"remove unused imports {old_imports[0][0]}")
+    test = "test" if re.search(r"(^|/)(src/)?test(s)?/|Test\.java$", path) else ""
+    for old, new in zip(change.removed, change.added, strict=False):
+        gone_mods, came_mods = _modifier_change(old, new)
+        what = "class" if re.search(r"\b(class|interface|enum|record)\b", old + new) else "method"
+        for modifier in gone_mods[:1]:
+            out.append(f"remove {modifier} modifier from {test} {what}")
+        for modifier in came_mods[:1]:
+            out.append(f"add {modifier} modifier to {test} {what}")
     old_ann = [m.group(1) for line in change.removed if (m := _ANNOTATION.match(line))]
     new_ann = [m.group(1) for line in change.added if (m := _ANNOTATION.match(line))]
     gone = [a for a in old_ann if a not in new_ann]
@@ -389,6 +397,21 @@ def _java(path: str, change: Change, context: list[str]) -> list[str]:
     elif came:
         out.append(f"add annotation @{came[0]}")
     return out
+
+
+_MODIFIERS = ("public", "protected", "private", "static", "final", "abstract", "synchronized")
+
+
+def _modifier_change(old: str, new: str) -> tuple[list[str], list[str]]:
+    """Modifiers a declaration lost and gained, when nothing else on the line changed."""
+    old_words, new_words = old.split(), new.split()
+    strip_old = [w for w in old_words if w not in _MODIFIERS]
+    strip_new = [w for w in new_words if w not in _MODIFIERS]
+    if strip_old != strip_new or old_words == new_words:
+        return [], []
+    gone = [w for w in old_words if w in _MODIFIERS and w not in new_words]
+    came = [w for w in new_words if w in _MODIFIERS and w not in old_words]
+    return gone, came
 
 
 def _shared_prefix_move(old: str, new: str) -> str:
