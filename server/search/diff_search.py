@@ -237,7 +237,7 @@ def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str]]]:
         if line.line_type not in "+-":
             continue
         gap = [lines[j] for j in range(runs[-1][-1] + 1, i)] if runs else []
-        if runs and not any(g.value.strip() for g in gap):
+        if runs and not any(g.line_type == " " and g.value.strip() for g in gap):  # "\ No newline ..." is no gap
             runs[-1].append(i)
         else:
             runs.append([i])

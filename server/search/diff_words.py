@@ -126,7 +126,8 @@ def _pairs(change: Change) -> tuple[list[tuple[str, str]], list[str], list[str]]
     if left_removed and len(left_removed) == len(left_added):
         pairs += list(zip(left_removed, left_added, strict=True))
         left_removed, left_added = [], []
-    return pairs, left_removed, left_added
+    # A line removed and added back unchanged (a newline at the end of the file) is no change.
+    return [(old, new) for old, new in pairs if old.strip() != new.strip()], left_removed, left_added
 
 
 def _file_words(path: str) -> str:
