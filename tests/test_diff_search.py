@@ -254,3 +254,6 @@ def test_a_recipe_without_examples_is_found_through_the_hunk_in_words(catalog, e
     ids = [h.id for h in result.hits]
     assert "org.openrewrite.properties.AddProperty" in ids[:5]
     assert "org.openrewrite.gradle.UpdateGradleWrapper" in ids
+    add_property = result.hits[ids.index("org.openrewrite.properties.AddProperty")]
+    assert add_property.evidence[0].example is None  # no example: the words found it, and say so
+    assert (add_property.evidence[0].described_as or "").startswith("add property network timeout")

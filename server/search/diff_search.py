@@ -101,6 +101,9 @@ class Evidence(BaseModel):
         default=None, description="whose example matched, when it is a recipe this composite runs"
     )
     matched_tokens: list[str] = Field(default_factory=list, description="changed tokens both sides share")
+    described_as: str | None = Field(
+        default=None, description="the hunk put in words, when searching those words found this recipe"
+    )
 
 
 class DiffSearchHit(SearchHit):
@@ -377,6 +380,7 @@ class _Match:
     cosine: float
     example: int | None  # index into snapshot.examples
     tokens: list[str]
+    phrase: str | None = None  # the words of the segment that found the recipe, when they did
 
 
 _SHAPE_VERBS = {
@@ -403,7 +407,7 @@ def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
     """The rarest changed tokens a PR hunk and an example share (for the evidence)."""
     same = _side_tokens(seg) & _side_tokens(ex)
     ranked = sorted((t for t in same if not t.startswith("§")), key=lambda t: -idf.get(t, 1.0))
-    return [t[1:] for t in ranked][:6]
+    return list(dict.fromkeys(t[1:] for t in ranked))[:6]  # a token removed and added back counts once
 
 
 _ID_VERSION = re.compile(r"(?<!\d)_?(\d+(?:_\d+)*)(?=$|[A-Z_]|to)")
@@ -527,16 +531,18 @@ def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[l
     return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in distinct}
 
 
-def _text_scores(phrases: Sequence[list[str]], pending: dict[str, Future[Any]]) -> list[dict[str, float]]:
-    """Per segment: the recipes its phrases found, by fusion score (later phrases of a segment count less)."""
+def _text_scores(phrases: Sequence[list[str]], pending: dict[str, Future[Any]]) -> list[dict[str, tuple[float, str]]]:
+    """Per segment: the recipes its phrases found, by fusion score (later phrases of a segment count less),
+    with the phrase that found each."""
     found = {phrase: future.result() for phrase, future in pending.items()}
-    out: list[dict[str, float]] = []
+    out: list[dict[str, tuple[float, str]]] = []
     for own in phrases:
-        scores: dict[str, float] = {}
+        scores: dict[str, tuple[float, str]] = {}
         for position, phrase in enumerate(own):
             weight = 1.0 - PHRASE_DECAY * position
             for rid, value in found.get(phrase, {}).items():
-                scores[rid] = max(scores.get(rid, 0.0), weight * value)
+                if weight * value > scores.get(rid, (0.0, ""))[0]:
+                    scores[rid] = (weight * value, phrase)
         out.append(scores)
     return out
 
@@ -547,7 +553,9 @@ def _search_only(recipe_id: str) -> bool:
     return ".search" in f".{package}." or name.startswith("Find")
 
 
-def _fuse(seg: Change, example: dict[str, _Match], text: dict[str, float], snap: _Snapshot) -> dict[str, _Match]:
+def _fuse(
+    seg: Change, example: dict[str, _Match], text: dict[str, tuple[float, str]], snap: _Snapshot
+) -> dict[str, _Match]:
     """The example evidence plus the words evidence, weighed by version evidence. For a deleted or created
     file the content matches less (a deleted class resembles many examples) unless the example also
     deletes or creates a file."""
@@ -559,13 +567,14 @@ def _fuse(seg: Change, example: dict[str, _Match], text: dict[str, float], snap:
         base = match.score if match else 0.0
         if whole and not (match and match.example is not None and snap.whole_file[match.example] == whole):
             base *= WHOLE_FILE_CONTENT
-        score = (base + W_TEXT * text.get(rid, 0.0)) * version_factor(rid, added)
+        words_score, phrase = text.get(rid, (0.0, None))
+        score = (base + W_TEXT * words_score) * version_factor(rid, added)
         if _search_only(rid):
             score *= SEARCH_ONLY
         if match is None:
-            out[rid] = _Match(score, 0.0, None, [])
+            out[rid] = _Match(score, 0.0, None, [], phrase)
         else:
-            out[rid] = _Match(score, match.cosine, match.example, match.tokens)
+            out[rid] = _Match(score, match.cosine, match.example, match.tokens, phrase)
     return out
 
 
@@ -632,6 +641,7 @@ def find_recipes_for_diff(
                     example_file=ex.file if ex else None,
                     example_recipe=ex.recipe_id if ex and ex.recipe_id != rid else None,
                     matched_tokens=shared_tokens(seg.change, ex.change, snap.idf) if ex else [],
+                    described_as=match.phrase,
                 )
             )
             if ex is not None and ex.recipe_id == rid:  # a listed recipe's parameters are not the composite's
