@@ -42,6 +42,7 @@ from pydantic import BaseModel, Field
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
+from .. import config
 from ..catalog.examples import StoredExample, as_array, load_examples
 from ..catalog.store import CatalogStore, catalog_revision, identifier_words
 from ..diffs.features import Change, corresponding_value, words
@@ -504,7 +505,7 @@ def _embed(embedder: Embedder, segments: Sequence[Segment], phrases: Sequence[li
     chosen = sorted(range(len(segments)), key=lambda n: (len(phrases[n]), n))[:MAX_EMBEDDED]
     distinct = list(dict.fromkeys(texts[n] for n in chosen))
     if not distinct:
-        return np.zeros((len(segments), 384), dtype=np.float32)
+        return np.zeros((len(segments), config.EMBEDDING_DIM), dtype=np.float32)
     encoded = embedder.encode(distinct)
     out = np.zeros((len(segments), encoded.shape[1]), dtype=np.float32)
     index = {t: i for i, t in enumerate(distinct)}
