@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 from ..diffs.features import Change, line_head
 
 MAX_PHRASES = 4  # per hunk: the most specific first
+MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it
 
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
 _COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
@@ -164,7 +165,7 @@ def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str
     seen: set[str] = set()
     out = []
     for phrase in phrases:
-        phrase = " ".join(phrase.split())
+        phrase = " ".join(phrase.split())[:MAX_PHRASE_CHARS]
         if phrase.lower() not in seen:
             seen.add(phrase.lower())
             out.append(phrase)
