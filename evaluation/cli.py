@@ -95,8 +95,11 @@ def run_diff_search(args: argparse.Namespace) -> int:
     store = state.store()
     store.check_ready()
     doc = evaluate(store, state.embedder, cases)
+    summary = render(doc)
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    print(render(doc), end="")
+        summary_path(args.output).write_text(summary, encoding="utf-8")
+        print(f"wrote {args.output} and {summary_path(args.output)}", file=sys.stderr)
+    print(summary, end="")
     return 0

@@ -9,6 +9,7 @@ metrics as the retrieval evaluation (Recall@5/10 over every labelled recipe, nDC
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from .metrics import ndcg_at, recall_at, reciprocal_rank
 
 LABELS = Path(__file__).resolve().parent / "data" / "pr-diff-cases.jsonl"
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr")
+HALVES = ("tune", "check", "all")
 
 
 @dataclass
@@ -45,6 +47,21 @@ def load_pr_cases(cases_dir: Path, labels: Path = LABELS) -> list[PrCase]:
         diff = (folder / "pr.diff").read_text(encoding="utf-8", errors="replace")
         out.append(PrCase(row["id"], {k: int(v) for k, v in row["relevant"].items()}, diff, case["intent"]))
     return out
+
+
+def repository(case_id: str) -> str:
+    """The repository a case comes from: its id without the ``-prN`` suffix."""
+    return re.sub(r"-pr\d+$", "", case_id)
+
+
+def half_of(case_id: str, case_ids: list[str] | None = None) -> str:
+    """``tune`` or ``check``: the repositories in alphabetical order, odd positions (1, 3, 5, ...) tune the
+    diff search, even positions are the held-out check half, never looked at while tuning. Splitting by
+    repository keeps a PR's sibling PRs (often the same change) on the same side."""
+    if case_ids is None:
+        case_ids = [json.loads(line)["id"] for line in LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    repos = sorted({repository(c) for c in [*case_ids, case_id]})
+    return "tune" if repos.index(repository(case_id)) % 2 == 0 else "check"
 
 
 def score(ranking: list[str], relevant: dict[str, int]) -> dict[str, float]:
@@ -73,6 +90,7 @@ def evaluate(store: CatalogStore, embedder: Embedder, cases: list[PrCase], *, li
         rows.append(
             {
                 "id": case.id,
+                "half": half_of(case.id),
                 "intent_names_a_label": any(rid in case.intent for rid in case.relevant),
                 "diff": {"ranking": diff_hits, "ms": round(diff_ms, 1), **score(diff_hits, case.relevant)},
                 "intent": {"ranking": intent_hits, "ms": round(intent_ms, 1), **score(intent_hits, case.relevant)},
@@ -83,7 +101,18 @@ def evaluate(store: CatalogStore, embedder: Embedder, cases: list[PrCase], *, li
         system: {k: round(v, 4) for k, v in _mean([r[system] for r in rows]).items()}
         for system in ("diff", "intent", "both")
     }
-    return {"limit": limit, "cases": len(rows), "overall": overall, "per_case": rows}
+    halves = {
+        half: {
+            "cases": len(part),
+            **{
+                system: {k: round(v, 4) for k, v in _mean([r[system] for r in part]).items()}
+                for system in ("diff", "intent", "both")
+            },
+        }
+        for half in HALVES
+        if (part := [r for r in rows if half in {"all", r["half"]}])
+    }
+    return {"limit": limit, "cases": len(rows), "overall": overall, "halves": halves, "per_case": rows}
 
 
 def interleave(first: list[str], second: list[str]) -> list[str]:
@@ -107,8 +136,9 @@ def _mean(rows: list[dict[str, Any]]) -> dict[str, float]:
 
 def render(doc: dict[str, Any]) -> str:
     lines = [
-        f"pr-cases: {doc['cases']} labelled PRs, top {doc['limit']}",
-        f"{'system':<40} {'R@5':>6} {'R@10':>6} {'nDCG@10':>8} {'MRR':>6}",
+        f"pr-cases: {doc['cases']} labelled PRs, top {doc['limit']}; tune half: repositories 1, 3, 5, ... "
+        "alphabetically, check half: 2, 4, 6, ... (held out from tuning)",
+        f"{'system':<40} {'half':<6} {'cases':>5} {'R@5':>6} {'R@10':>6} {'nDCG@10':>8} {'MRR':>6}",
     ]
     names = {
         "diff": "find_recipes_for_diff(pr.diff)",
@@ -116,13 +146,18 @@ def render(doc: dict[str, Any]) -> str:
         "both": "both, interleaved (top 10)",
     }
     for system, label in names.items():
-        m = doc["overall"][system]
-        lines.append(f"{label:<40} {m['recall@5']:>6.3f} {m['recall@10']:>6.3f} {m['ndcg@10']:>8.3f} {m['mrr']:>6.3f}")
+        for half, part in doc["halves"].items():
+            m = part[system]
+            lines.append(
+                f"{label:<40} {half:<6} {part['cases']:>5} {m['recall@5']:>6.3f} {m['recall@10']:>6.3f} "
+                f"{m['ndcg@10']:>8.3f} {m['mrr']:>6.3f}"
+            )
     named = sum(1 for row in doc["per_case"] if row["intent_names_a_label"])
     lines.append(f"({named} of {doc['cases']} intents name a labelled recipe id in their text, marked *)")
     lines.append("")
-    lines.append(f"{'case':<48} {'diff R@10':>9} {'intent R@10':>11}")
+    lines.append(f"{'case':<48} {'half':<6} {'diff R@10':>9} {'intent R@10':>11}")
     for row in doc["per_case"]:
         mark = "*" if row["intent_names_a_label"] else " "
-        lines.append(f"{row['id']:<47}{mark} {row['diff']['recall@10']:>9.2f} {row['intent']['recall@10']:>11.2f}")
+        diff_r, intent_r = row["diff"]["recall@10"], row["intent"]["recall@10"]
+        lines.append(f"{row['id']:<47}{mark} {row['half']:<6} {diff_r:>9.2f} {intent_r:>11.2f}")
     return "\n".join(lines) + "\n"

@@ -138,7 +138,7 @@ def test_split_real_pr_per_file_and_hunk() -> None:
 
 def test_split_skips_binary_and_build_outputs_and_says_so() -> None:
     segments, skipped, _, _ = split_diff(pr_case("user-management-service-pr1").read_text())
-    assert [s.file for s in segments] == ["build.gradle"]
+    assert {s.file for s in segments} == {"build.gradle"}  # its two runs of changes, nothing else
     assert any(": binary" in s for s in skipped) and any(": build output" in s for s in skipped)
 
 
@@ -227,3 +227,33 @@ def test_pr_case_labels_name_catalog_recipes(catalog) -> None:
     labelled = {rid for r in rows for rid in r["relevant"]}
     assert labelled - set(catalog.all_ids()) == set()
     assert all(set(r["relevant"].values()) <= {1, 2} and 2 in r["relevant"].values() for r in rows)
+
+
+def test_version_evidence_picks_the_migration_that_fits_over_other_composites(catalog, embedder) -> None:
+    text = (
+        "diff --git a/gradle/wrapper/gradle-wrapper.properties b/gradle/wrapper/gradle-wrapper.properties\n"
+        "--- a/gradle/wrapper/gradle-wrapper.properties\n+++ b/gradle/wrapper/gradle-wrapper.properties\n"
+        "@@ -1,5 +1,5 @@\n distributionBase=GRADLE_USER_HOME\n distributionPath=wrapper/dists\n"
+        "-distributionUrl=https\\://services.gradle.org/distributions/gradle-7.6-bin.zip\n"
+        "+distributionUrl=https\\://services.gradle.org/distributions/gradle-8.1-bin.zip\n"
+        " zipStoreBase=GRADLE_USER_HOME\n zipStorePath=wrapper/dists\n"
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert ids[0] == "org.openrewrite.gradle.UpdateGradleWrapper"  # the leaf that makes the change
+    gradle8 = ids.index("org.openrewrite.gradle.MigrateToGradle8")
+    spring = "org.openrewrite.java.spring.boot2.UpgradeSpringBoot_2_7"
+    assert spring not in ids or ids.index(spring) > gradle8
+    # Composites that also run the wrapper update, for versions the diff does not move to, stay out.
+    other_versions = [rid for rid in ids if diff_search.version_factor(rid, ["8.1"]) < 1.0]
+    assert len(other_versions) <= 2, ids
+
+
+def test_a_recipe_without_examples_is_found_through_the_hunk_in_words(catalog, embedder) -> None:
+    # properties.AddProperty has no example on its page: only the description "add property ..." reaches it.
+    result = find_recipes_for_diff(catalog, embedder, str(pr_case("notification-service-pr1")), limit=10)
+    ids = [h.id for h in result.hits]
+    assert "org.openrewrite.properties.AddProperty" in ids[:5]
+    assert "org.openrewrite.gradle.UpdateGradleWrapper" in ids
+    add_property = result.hits[ids.index("org.openrewrite.properties.AddProperty")]
+    assert add_property.evidence[0].example is None  # no example: the words found it, and say so
+    assert (add_property.evidence[0].described_as or "").startswith("add property network timeout")

@@ -11,13 +11,9 @@ from typing import Any
 
 import pytest
 from fixtures.validation_support import (
-    CI_DIFF,
-    CI_RECIPE,
-    InMemoryLookup,
     LoopbackRepository,
-    StandIn,
+    RunEnv,
     closed_port_url,
-    make_fake_jdk,
     make_gradle_repo,
     make_maven_repo,
     no_remote_preflight,  # noqa: F401  (autouse)
@@ -25,9 +21,8 @@ from fixtures.validation_support import (
 )
 
 from rewrite_assist.server.validation import doctor
-from rewrite_assist.server.validation.models import ValidationResult
 from rewrite_assist.server.validation.repository import RepositorySettings
-from rewrite_assist.server.validation.runner import RunOptions, ValidationRequest, validate_recipe
+from rewrite_assist.server.validation.runner import RunOptions
 from rewrite_assist.server.validation.settings import EngineSettings
 
 USER, TOKEN = "alice", "preflight-token-91b2"
@@ -38,12 +33,7 @@ MAVEN_PLUGIN = "org.openrewrite.maven:rewrite-maven-plugin:6.46.1"
 
 
 @dataclass
-class Env:
-    tmp: Path
-    home: Path
-    jdks: Path
-    work: Path
-    standin: StandIn
+class Env(RunEnv):
     repo: LoopbackRepository  # the OpenRewrite repository (auth)
     portal: LoopbackRepository  # the Gradle Plugin Portal (no auth)
 
@@ -58,28 +48,14 @@ class Env:
             user_home=self.home,
         )
 
-    def run(self, project: Path, options: RunOptions, **kw: Any) -> ValidationResult:
-        request = ValidationRequest(repo=project, recipe_text=CI_RECIPE, pr_diff_text=CI_DIFF, **kw)
-        return validate_recipe(request, InMemoryLookup(), options=options)
-
 
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Env]:
-    jdks = tmp_path / "jdks"
-    make_fake_jdk(jdks, 17)
-    work = tmp_path / "work"
-    work.mkdir()
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.delenv("GRADLE_USER_HOME", raising=False)
-    standin = StandIn(tmp_path, monkeypatch)
-    diff = tmp_path / "ci.diff"
-    diff.write_text(CI_DIFF)
-    standin.configure(rewrite={"apply_diff": str(diff)})
+    base = RunEnv.create(tmp_path, monkeypatch)
     with LoopbackRepository(user=USER, token=TOKEN) as repo, LoopbackRepository() as portal:
         repo.serve(BOM, GITHUB, MAVEN_PLUGIN)
         portal.serve(GRADLE_PLUGIN)
-        yield Env(tmp_path, home, jdks, work, standin, repo, portal)
+        yield Env(base.tmp, base.home, base.jdks, base.work, base.standin, repo, portal)
 
 
 def test_200_the_run_goes_on_and_the_log_says_what_was_checked(env: Env) -> None:

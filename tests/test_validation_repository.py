@@ -7,24 +7,20 @@ from __future__ import annotations
 import hashlib
 import json
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fixtures.validation_support import (
-    CI_DIFF,
     CI_RECIPE,
     InMemoryLookup,
-    StandIn,
-    make_fake_jdk,
+    RunEnv,
     make_gradle_repo,
     make_maven_repo,
     no_remote_preflight,  # noqa: F401  (autouse)
     write_files,
 )
 
-from rewrite_assist.server.validation.models import ValidationResult
 from rewrite_assist.server.validation.repository import CODE_GENOME_URL, RepositorySettings
 from rewrite_assist.server.validation.runner import RunOptions, ValidationRequest, validate_recipe
 from rewrite_assist.server.validation.settings import EngineSettings
@@ -50,14 +46,7 @@ USER_SETTINGS = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-@dataclass
-class Env:
-    tmp: Path
-    home: Path
-    standin: StandIn
-    jdks: Path
-    work: Path
-
+class Env(RunEnv):
     def options(self, repository: RepositorySettings | None = None, **settings: Any) -> RunOptions:
         return RunOptions(
             jdk_search_dirs=[self.jdks],
@@ -69,25 +58,10 @@ class Env:
             user_home=self.home,
         )
 
-    def run(self, repo: Path, options: RunOptions, **kw: Any) -> ValidationResult:
-        request = ValidationRequest(repo=repo, recipe_text=CI_RECIPE, pr_diff_text=CI_DIFF, **kw)
-        return validate_recipe(request, InMemoryLookup(), options=options)
-
 
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
-    jdks = tmp_path / "jdks"
-    make_fake_jdk(jdks, 17)
-    work = tmp_path / "work"
-    work.mkdir()
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.delenv("GRADLE_USER_HOME", raising=False)
-    standin = StandIn(tmp_path, monkeypatch)
-    diff = tmp_path / "ci.diff"
-    diff.write_text(CI_DIFF)
-    standin.configure(rewrite={"apply_diff": str(diff)})
-    return Env(tmp_path, home, standin, jdks, work)
+    return Env.create(tmp_path, monkeypatch)
 
 
 def test_repository_settings_sources(tmp_path: Path) -> None:

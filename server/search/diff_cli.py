@@ -31,7 +31,8 @@ def run_search_diff(args: argparse.Namespace) -> int:
             where = f"{ev.file} hunk {ev.hunk}" if ev.hunk else f"{ev.file} (merged hunks)"
             example = f"example {ev.example}" if ev.example is not None else "description"
             tokens = f" ({', '.join(ev.matched_tokens[:4])})" if ev.matched_tokens else ""
-            print(f"   {where} ~ {example}{tokens}")
+            words = f'; "{ev.described_as}"' if ev.described_as else ""
+            print(f"   {where} ~ {example}{tokens}{words}")
         if hit.suggested_options:
             print("   options: " + ", ".join(f"{k}={v}" for k, v in hit.suggested_options.items()))
     if result.hint:

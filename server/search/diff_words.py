@@ -1,0 +1,435 @@
+"""The hunk → words bridge: a short description of what a PR hunk does, in the catalog's own vocabulary.
+
+Diff search compares hunks with the examples on recipe pages, but many recipes have no example (or one
+that looks nothing like a real project's file), while their names and descriptions say exactly what they
+do: "Add property", "Upgrade Gradle plugin version", "Change package", "Delete files". Written as words,
+the hunk reaches them through the hybrid ``find_recipes`` search.
+
+The description is a grammar over the hunk's structured features, never a list of recipes: the file kind
+(Gradle build, Maven pom, properties file, YAML, GitHub Actions workflow, Dockerfile, Java, text), the
+edit's shape per line (a key added, removed, or its value changed; only a version changed; a dependency
+coordinate or plugin id changed; a package moved; an annotation removed; a file deleted or created) and
+the changed values themselves (keys, coordinates, package names, versions).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from ..diffs.features import Change, line_head
+
+MAX_PHRASES = 4  # per hunk: the most specific first
+MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it
+
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
+_COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
+_PLUGIN = re.compile(r"\bid\s*\(?\s*['\"]([\w.\-]+)['\"]\s*\)?(?:\s*version\s*\(?\s*['\"]([^'\"]+)['\"])?")
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.IGNORECASE)
+_USES = re.compile(r"^\s*-?\s*uses:\s*['\"]?([\w.\-/]+)@([\w.\-]+)")
+_IMPORT = re.compile(r"^\s*import\s+(static\s+)?([\w.]+?)(?:\.\*)?\s*;")
+_ANNOTATION = re.compile(r"^\s*@([A-Za-z_][\w.]*)")
+_XML_TAG = re.compile(r"^\s*<([\w.\-]+)>([^<]*)</\1>")
+_KEY_VALUE = re.compile(r"^\s*-?\s*([\w.\-\[\]]+)\s*[:=]\s*(.*)$")
+_REPOSITORY = re.compile(r"^\s*(jcenter|mavenCentral|mavenLocal|google|gradlePluginPortal)\s*\(\)")
+_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*\)\s*$")
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    head: str | None
+
+
+_HEAD = re.compile(r"^[\s\-*]*<?/?([A-Za-z_@$][\w.\-$]*)")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def _head(line: str) -> str | None:
+    """The line's leading keyword as written, camel case spoken as words (``sourceCompatibility`` →
+    ``source compatibility``): recipe descriptions use words, build files use identifiers."""
+    match = _HEAD.match(line)
+    if not match or len(match.group(1)) < 2:
+        return None
+    word = match.group(1)
+    if "." in word or "-" in word or "_" in word:
+        return word
+    parts = _CAMEL.findall(word)
+    if len(parts) < 2 or any(len(p) < 2 for p in parts):  # ``useJUnit`` stays as written
+        return word
+    return " ".join(p.lower() for p in parts)
+
+
+def _noun(kind: str, path: str) -> str:
+    """How the docs name the file the hunk is in."""
+    low = path.lower()
+    if kind == "yaml" and ".github/workflows/" in low:
+        return "GitHub Actions workflow"
+    return {
+        "gradle": "Gradle build",
+        "maven": "Maven pom",
+        "properties": "properties file",
+        "yaml": "YAML file",
+        "dockerfile": "Dockerfile",
+        "java": "Java code",
+        "kotlin": "Kotlin code",
+        "xml": "XML file",
+        "json": "JSON file",
+        "markdown": "text file",
+        "text": "text file",
+    }.get(kind, f"{kind} file")
+
+
+def versions(lines: Iterable[str]) -> list[str]:
+    """Version-like numbers on the lines (``8.1`` of ``gradle-8.1-bin.zip``, ``17``, ``3.0.0-M2`` → 3.0.0),
+    in order, each once."""
+    out: list[str] = []
+    for line in lines:
+        for match in _VERSION.finditer(line):
+            value = match.group(1).replace("_", ".")
+            if value not in out and len(value) <= 12:
+                out.append(value)
+    return out
+
+
+def _new_versions(change: Change) -> list[str]:
+    old = set(versions(change.removed))
+    return [v for v in versions(change.added) if v not in old]
+
+
+def _strip_quotes(value: str) -> str:
+    return value.strip().strip(",;").strip().strip("'\"")
+
+
+def _pairs(change: Change) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """Removed and added lines paired by their leading keyword (else by position when the counts are
+    equal), and the lines left over on each side."""
+    removed = [line for line in change.removed if line.strip()]
+    added = [line for line in change.added if line.strip()]
+    by_head: dict[str, str] = {}
+    for line in added:
+        head = line_head(line)
+        if head and head not in by_head:
+            by_head[head] = line
+    pairs: list[tuple[str, str]] = []
+    left_removed: list[str] = []
+    used: set[str] = set()
+    for line in removed:
+        head = line_head(line)
+        if head and head in by_head and head not in used:
+            pairs.append((line, by_head[head]))
+            used.add(head)
+        else:
+            left_removed.append(line)
+    left_added = [line for line in added if not any(line is new for _, new in pairs)]
+    if left_removed and len(left_removed) == len(left_added):
+        pairs += list(zip(left_removed, left_added, strict=True))
+        left_removed, left_added = [], []
+    # A line removed and added back unchanged (a newline at the end of the file) is no change.
+    return [(old, new) for old, new in pairs if old.strip() != new.strip()], left_removed, left_added
+
+
+def _file_words(path: str) -> str:
+    """``gradle/wrapper/gradle-wrapper.properties`` → ``gradle wrapper``."""
+    stem = PurePosixPath(path).name.split(".", 1)[0]
+    return " ".join(part for part in re.split(r"[-_.]", stem) if part)
+
+
+def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str]:
+    """Short phrases saying what the hunk does, most specific first (at most ``MAX_PHRASES``)."""
+    kind = change.kind
+    noun = _noun(kind, path)
+    name = PurePosixPath(path).name
+    if change.deleted_file:
+        return ["delete files"]  # what is in the file does not matter, that it is gone does
+    if change.new_file:
+        if kind in {"java", "kotlin"}:
+            return []  # new code is written by hand; no recipe creates a class from nothing
+        if name in {".gitignore", ".dockerignore"}:
+            return [f"add entries to {name}", f"create new file {name}"]
+        return [f"create new file {name}", f"add {noun} {name}"]
+    phrases: list[str] = []
+    writer = _WRITERS.get(kind)
+    if writer is not None:
+        phrases += writer(path, change, list(context))
+    if kind in {"text", "markdown", "sql", "shell"} or not phrases:
+        if name in {".gitignore", ".dockerignore"} and change.added and not change.removed:
+            phrases.append(f"add entries to {name}")
+        elif kind not in {"java", "kotlin"}:
+            phrases.append(f"find and replace text in {noun} {name}")
+    java = _java_level(change)
+    if java and kind not in {"java", "kotlin"}:
+        phrases.insert(1, f"upgrade Java version to {java} in {noun}")
+    seen: set[str] = set()
+    out = []
+    for phrase in phrases:
+        phrase = " ".join(phrase.split())[:MAX_PHRASE_CHARS]
+        if phrase.lower() not in seen:
+            seen.add(phrase.lower())
+            out.append(phrase)
+    return out[:MAX_PHRASES]
+
+
+def _java_level(change: Change) -> str | None:
+    """The Java version a build or CI file moves to: a changed line that names Java (or the JDK) and adds
+    a version number."""
+    for line in change.added:
+        low = line.lower()
+        if ("java" in low or "jdk" in low) and not _COORDINATE.search(line):
+            new = [v for v in versions([line]) if v not in versions(change.removed)]
+            if new:
+                return new[0]
+    return None
+
+
+def _properties(path: str, change: Change, context: list[str]) -> list[str]:
+    name = PurePosixPath(path).name
+    out: list[str] = []
+    pairs, removed, added = _pairs(change)
+    for old, new in pairs:
+        key = _head(new) or "property"
+        new_versions = [v for v in versions([new]) if v not in versions([old])]
+        if new_versions:
+            out.append(f"change {_file_words(path)} version to {new_versions[0]}")
+            out.append(f"change property {key} value in {name}")
+        else:
+            value = _KEY_VALUE.match(new)
+            out.append(f"change property {key} value to {_strip_quotes(value.group(2)) if value else ''} in {name}")
+    for line in added:
+        out.append(f"add property {_head(line) or ''} to {name}")
+    for line in removed:
+        out.append(f"delete property {_head(line) or ''} from {name}")
+    return out
+
+
+def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
+    noun = _noun("yaml", path)
+    out: list[str] = []
+    pairs, removed, added = _pairs(change)
+    for old, new in pairs:
+        uses_old, uses_new = _USES.match(old), _USES.match(new)
+        if uses_old and uses_new:
+            if uses_old.group(1) == uses_new.group(1):
+                out.append(f"change GitHub action {uses_new.group(1)} version to {uses_new.group(2)}")
+            else:
+                out.append(f"change GitHub action {uses_old.group(1)} to {uses_new.group(1)}")
+            continue
+        old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
+        if old_kv and new_kv:
+            key, value = new_kv.group(1), _strip_quotes(new_kv.group(2))
+            out.append(f"change {key} to {value} in {noun}")
+            if old_kv.group(1) != key:
+                out.append(f"change YAML key {old_kv.group(1)} to {key}")
+            else:
+                out.append(f"change YAML value of {key}")
+    for line in added:
+        kv = _KEY_VALUE.match(line)
+        if kv:
+            out.append(f"add YAML key {kv.group(1)} in {noun}")
+    for line in removed:
+        kv = _KEY_VALUE.match(line)
+        if kv:
+            out.append(f"delete YAML key {kv.group(1)} from {noun}")
+    return out
+
+
+def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
+    out: list[str] = []
+    pairs, removed, added = _pairs(change)
+    for old, new in pairs:
+        old_from, new_from = _FROM.match(old), _FROM.match(new)
+        if old_from and new_from:
+            old_image, new_image = old_from.group(1), new_from.group(1)
+            old_name, new_name = old_image.split(":", 1)[0], new_image.split(":", 1)[0]
+            if old_name == new_name:
+                tag = new_image.partition(":")[2] or "latest"
+                out.append(f"upgrade Docker image {new_name} version to {tag}")
+            out.append(f"change Dockerfile FROM base image {old_image} to {new_image}")
+        elif (head := _head(new)) is not None:
+            out.append(f"change Dockerfile {head.upper()} instruction")
+    for line in added + removed:
+        head = _head(line)
+        if head:
+            verb = "add" if line in added else "remove"
+            out.append(f"{verb} Dockerfile {head.upper()} instruction")
+    return out
+
+
+def _coordinate(line: str) -> tuple[str, str, str | None] | None:
+    match = _COORDINATE.search(line)
+    if not match or ("." not in match.group(1) + match.group(2) and not match.group(3)):
+        return None
+    return match.group(1), match.group(2), match.group(3)
+
+
+def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
+    out: list[str] = []
+    pairs, removed, added = _pairs(change)
+    dep_removed = [c for line in change.removed if (c := _coordinate(line))]
+    dep_added = [c for line in change.added if (c := _coordinate(line))]
+    old_ga = {(g, a): v for g, a, v in dep_removed}
+    new_ga = {(g, a): v for g, a, v in dep_added}
+    for ga, version in new_ga.items():
+        if ga in old_ga and version != old_ga[ga]:
+            out.append(f"upgrade Gradle dependency version {ga[0]}:{ga[1]} to {version}")
+    came = [ga for ga in new_ga if ga not in old_ga]
+    gone = [ga for ga in old_ga if ga not in new_ga]
+    if came and gone:
+        out.append(f"change Gradle dependency {gone[0][0]}:{gone[0][1]} to {came[0][0]}:{came[0][1]}")
+    for g, a in came[:2]:
+        out.append(f"add Gradle dependency {g}:{a}")
+    for g, a in gone[:2]:
+        out.append(f"remove Gradle dependency {g}:{a}")
+    for old, new in pairs:
+        if _coordinate(old) or _coordinate(new):
+            continue
+        plugin_old, plugin_new = _PLUGIN.search(old), _PLUGIN.search(new)
+        if plugin_old and plugin_new:
+            if plugin_old.group(1) == plugin_new.group(1):
+                out.append(f"upgrade Gradle plugin version {plugin_new.group(1)} to {plugin_new.group(2) or ''}")
+            else:
+                out.append(f"change Gradle plugin {plugin_old.group(1)} to {plugin_new.group(1)}")
+            continue
+        head_old, head_new = _head(old), _head(new)
+        if head_old and head_new and head_old != head_new:
+            out.append(f"change {head_old} to {head_new} in Gradle build")
+        elif head_new:
+            kv = _KEY_VALUE.match(new)
+            value = _strip_quotes(kv.group(2)) if kv else " ".join(new.split()[1:])
+            out.append(f"change {head_new} to {value} in Gradle build")
+    for line in added:
+        if _coordinate(line):
+            continue
+        plugin = _PLUGIN.search(line)
+        if plugin:
+            out.append(f"add Gradle plugin {plugin.group(1)}")
+        elif (repo := _REPOSITORY.match(line)) is not None:
+            out.append(f"add repository {repo.group(1)} to Gradle build")
+        elif (head := _head(line)) is not None and head not in {"}", "{"}:
+            out.append(f"add {head} to Gradle build")
+    for line in removed:
+        if _coordinate(line):
+            continue
+        plugin = _PLUGIN.search(line)
+        if plugin:
+            out.append(f"remove Gradle plugin {plugin.group(1)}")
+        elif (repo := _REPOSITORY.match(line)) is not None:
+            out.append(f"remove repository {repo.group(1)} from Gradle build")
+        elif (head := _head(line)) is not None:
+            out.append(f"remove {head} from Gradle build")
+    return out
+
+
+def _maven(path: str, change: Change, context: list[str]) -> list[str]:
+    out: list[str] = []
+    around = [line.strip() for line in context]
+    artifact = next(
+        (
+            m.group(2)
+            for line in reversed(context + change.added)
+            if (m := _XML_TAG.match(line)) and m.group(1) == "artifactId"
+        ),
+        None,
+    )
+    in_parent = any(line.startswith("<parent>") for line in around)
+    pairs, removed, added = _pairs(change)
+    for old, new in pairs:
+        old_tag, new_tag = _XML_TAG.match(old), _XML_TAG.match(new)
+        if not (old_tag and new_tag):
+            continue
+        tag, value = new_tag.group(1), new_tag.group(2).strip()
+        if tag == "version":
+            what = "parent" if in_parent else ("plugin" if "plugin" in (artifact or "") else "dependency")
+            out.append(f"upgrade Maven {what} version {artifact or ''} to {value}")
+        elif tag in {"groupId", "artifactId"}:
+            out.append(f"change Maven dependency {tag} {old_tag.group(2)} to {value}")
+        else:
+            out.append(f"change Maven property {tag} value to {value}")
+    tags = [m.group(1) if (m := _XML_TAG.match(line)) else line.strip().strip("<>/") for line in added]
+    for block in ("repository", "pluginRepository", "dependency", "plugin", "module", "exclusion"):
+        if f"{block}" in tags:
+            out.append(f"add Maven {block} to the pom")
+    removed_tags = [line.strip().strip("<>/") for line in removed]
+    for block in ("repository", "dependency", "plugin", "module"):
+        if block in removed_tags:
+            out.append(f"remove Maven {block} from the pom")
+    if not out:
+        for line in added[:2]:
+            if (m := _XML_TAG.match(line)) is not None:
+                out.append(f"add Maven property {m.group(1)}")
+    return out
+
+
+def _java(path: str, change: Change, context: list[str]) -> list[str]:
+    out: list[str] = []
+    old_imports = [(m.group(2), bool(m.group(1))) for line in change.removed if (m := _IMPORT.match(line))]
+    new_imports = [(m.group(2), bool(m.group(1))) for line in change.added if (m := _IMPORT.match(line))]
+    old_by_name = {name.rsplit(".", 1)[-1]: name for name, _ in old_imports}
+    moves: list[tuple[str, str]] = []
+    for name, _static in new_imports:
+        simple = name.rsplit(".", 1)[-1]
+        old = old_by_name.get(simple)
+        if old and old != name:
+            moves.append((old.rsplit(".", 1)[0], name.rsplit(".", 1)[0]))
+    if moves:
+        common = max(set(moves), key=moves.count)
+        out.append(f"change package {_shared_prefix_move(*common)}")
+    elif old_imports and new_imports:
+        out.append(f"change type {old_imports[0][0]} to {new_imports[0][0]}")
+    elif old_imports and not new_imports and not [line for line in change.added if line.strip()]:
+        out.append(f"remove unused imports {old_imports[0][0]}")
+    test = "test" if re.search(r"(^|/)(src/)?test(s)?/|Test\.java$", path) else ""
+    for old, new in zip(change.removed, change.added, strict=False):
+        gone_mods, came_mods = _modifier_change(old, new)
+        what = "class" if re.search(r"\b(class|interface|enum|record)\b", old + new) else "method"
+        for modifier in gone_mods[:1]:
+            out.append(f"remove {modifier} modifier from {test} {what}")
+        for modifier in came_mods[:1]:
+            out.append(f"add {modifier} modifier to {test} {what}")
+    old_ann = [m.group(1) for line in change.removed if (m := _ANNOTATION.match(line))]
+    new_ann = [m.group(1) for line in change.added if (m := _ANNOTATION.match(line))]
+    gone = [a for a in old_ann if a not in new_ann]
+    came = [a for a in new_ann if a not in old_ann]
+    if gone and came:
+        out.append(f"change annotation @{gone[0]} to @{came[0]}")
+    elif gone:
+        out.append(f"remove annotation @{gone[0]}")
+    elif came:
+        out.append(f"add annotation @{came[0]}")
+    return out
+
+
+_MODIFIERS = ("public", "protected", "private", "static", "final", "abstract", "synchronized")
+
+
+def _modifier_change(old: str, new: str) -> tuple[list[str], list[str]]:
+    """Modifiers a declaration lost and gained, when nothing else on the line changed."""
+    old_words, new_words = old.split(), new.split()
+    strip_old = [w for w in old_words if w not in _MODIFIERS]
+    strip_new = [w for w in new_words if w not in _MODIFIERS]
+    if strip_old != strip_new or old_words == new_words:
+        return [], []
+    gone = [w for w in old_words if w in _MODIFIERS and w not in new_words]
+    came = [w for w in new_words if w in _MODIFIERS and w not in old_words]
+    return gone, came
+
+
+def _shared_prefix_move(old: str, new: str) -> str:
+    """``javax.validation.constraints`` → ``jakarta.validation.constraints`` reads as the package move."""
+    old_parts, new_parts = old.split("."), new.split(".")
+    while len(old_parts) > 2 and len(new_parts) > 2 and old_parts[-1] == new_parts[-1]:
+        old_parts, new_parts = old_parts[:-1], new_parts[:-1]
+    return f"{'.'.join(old_parts)} to {'.'.join(new_parts)}"
+
+
+_WRITERS = {
+    "properties": _properties,
+    "yaml": _yaml,
+    "dockerfile": _dockerfile,
+    "gradle": _gradle,
+    "maven": _maven,
+    "java": _java,
+    "kotlin": _java,
+}

@@ -1,0 +1,135 @@
+"""The hunk → words bridge and the version evidence of diff search, on real pr-case hunks (no catalog)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import shared_data_dir
+
+from rewrite_assist.evaluation.diff_search_eval import half_of, repository
+from rewrite_assist.server.diffs.features import Change
+from rewrite_assist.server.search.diff_search import (
+    Segment,
+    id_versions,
+    new_versions,
+    split_diff,
+    version_factor,
+)
+from rewrite_assist.server.search.diff_words import describe, versions
+
+
+def segments_of(case: str) -> list[Segment]:
+    path = shared_data_dir() / "pr-cases" / case / "pr.diff"
+    if not path.exists():
+        pytest.skip(f"pr-case not found at {path}")
+    return split_diff(path.read_text(encoding="utf-8"))[0]
+
+
+def phrases_of(case: str, file_suffix: str) -> list[list[str]]:
+    return [describe(s.file, s.change, s.context) for s in segments_of(case) if s.file.endswith(file_suffix)]
+
+
+# -- the description writer on real hunks ----------------------------------------------------------------
+def test_wrapper_version_bump_reads_as_a_wrapper_upgrade() -> None:
+    [phrases] = phrases_of("analytics-dashboard-pr1", "gradle-wrapper.properties")
+    assert phrases[0] == "change gradle wrapper version to 8.1"
+    assert any("distribution url" in p for p in phrases)
+
+
+def test_added_wrapper_keys_read_as_added_properties() -> None:
+    [phrases] = phrases_of("notification-service-pr1", "gradle-wrapper.properties")
+    assert "add property network timeout to gradle-wrapper.properties" in phrases
+    assert all(p.startswith("add property") for p in phrases)
+
+
+def test_gradle_plugin_bump_and_dependency_swap() -> None:
+    plugin, main_class, wrapper_phrases = (
+        phrases_of("payment-processing-service-pr1", "build.gradle")
+        + phrases_of("payment-processing-service-pr1", ".properties")
+    )[:3]
+    assert plugin == ["upgrade Gradle plugin version com.github.johnrengelman.shadow to 8.1.1"]
+    assert main_class == ["remove main class name from Gradle build"]
+    assert wrapper_phrases[0] == "change gradle wrapper version to 8.1"
+    junit = phrases_of("file-storage-service-pr1", "build.gradle")[0]
+    assert junit[0] == "change Gradle dependency junit:junit to org.junit.jupiter:junit-jupiter-api"
+    assert "remove Gradle dependency junit:junit" in junit
+
+
+def test_java_package_move_deleted_file_and_modifiers() -> None:
+    moves = {p for own in phrases_of("notification-service-pr2", ".java") for p in own}
+    assert {"change package javax.ws to jakarta.ws", "change package io.dropwizard to io.dropwizard.core"} <= moves
+    deleted = [
+        describe(s.file, s.change, s.context)
+        for s in segments_of("file-storage-service-pr2")
+        if s.file.endswith("ApiKeyAuthenticator.java")
+    ]
+    assert deleted == [["delete files"]]
+    webjars = {p for own in phrases_of("webjars-locator-lite-pr10", ".java") for p in own}
+    assert "remove public modifier from test method" in webjars
+    assert "remove public modifier from test class" in webjars
+
+
+def test_workflow_java_level_and_dockerfile_base_image() -> None:
+    workflow = [p for own in phrases_of("notification-service-pr2", "ci.yml") for p in own]
+    assert "change java-version to 21 in GitHub Actions workflow" in workflow
+    assert "upgrade Java version to 21 in GitHub Actions workflow" in workflow
+    docker = phrases_of("notification-service-pr2", "Dockerfile")[0]
+    assert docker[0] == "change Dockerfile FROM base image openjdk:11-jdk-slim to eclipse-temurin:21-jdk-alpine"
+
+
+def test_new_gitignore_and_a_new_java_class() -> None:
+    [gitignore] = phrases_of("spring-unit-testing-with-junit-and-mockito-pr2", ".gitignore")
+    assert gitignore[0] == "add entries to .gitignore"
+    new_class = Change("java", [], ["package a;", "class A {}"], new_file=True)
+    assert describe("src/main/java/a/A.java", new_class) == []  # new code is hand-written
+
+
+def test_a_file_without_a_trailing_newline_is_not_a_change_of_that_line() -> None:
+    text = (
+        "diff --git a/app.properties b/app.properties\n--- a/app.properties\n+++ b/app.properties\n"
+        "@@ -1,2 +1,3 @@\n alpha=1\n-beta=2\n\\ No newline at end of file\n+beta=2\n+gamma=3\n"
+        "\\ No newline at end of file\n"
+    )
+    [segment] = split_diff(text)[0]
+    assert describe(segment.file, segment.change, segment.context) == ["add property gamma to app.properties"]
+
+
+def test_runs_of_changes_apart_in_one_hunk_are_separate_segments() -> None:
+    build = [s for s in segments_of("user-management-service-pr2") if s.file == "build.gradle" and s.hunk == 1]
+    assert len(build) == 2  # the plugin bump and, further down, the Java toolchain
+    assert "shadow" in build[0].change.added[0] and build[0].header != build[1].header
+    assert any("languageVersion" in line for line in build[1].change.added)
+    assert any("java {" in line for line in build[1].context)
+
+
+# -- version evidence ----------------------------------------------------------------------------------------
+def test_versions_a_recipe_id_names() -> None:
+    assert id_versions("org.openrewrite.java.spring.boot2.UpgradeSpringBoot_2_7") == ("2.7",)
+    assert id_versions("org.openrewrite.gradle.MigrateToGradle8") == ("8",)
+    assert id_versions("org.openrewrite.java.micronaut.Micronaut3to4Migration") == ("3", "4")
+    assert id_versions("org.openrewrite.java.migrate.UpgradeToJava21") == ("21",)
+    assert id_versions("org.openrewrite.gradle.UpdateGradleWrapper") == ()
+    assert id_versions("org.openrewrite.java.logging.log4j.Log4j1ToLog4j2") == ("1", "2")  # not the 4 of Log4j
+
+
+def test_version_factor_agrees_disagrees_or_stays_neutral() -> None:
+    wrapper = Change(
+        "properties",
+        ["distributionUrl=https\\://services.gradle.org/distributions/gradle-7.6-bin.zip"],
+        ["distributionUrl=https\\://services.gradle.org/distributions/gradle-8.1-bin.zip"],
+    )
+    added = new_versions(wrapper)
+    assert added == ["8.1"]
+    agree = version_factor("org.openrewrite.gradle.MigrateToGradle8", added)
+    disagree = version_factor("org.openrewrite.java.spring.boot2.UpgradeSpringBoot_2_7", added)
+    assert agree > 1.0 > disagree
+    assert version_factor("org.openrewrite.gradle.UpdateGradleWrapper", added) == 1.0
+    assert version_factor("org.openrewrite.gradle.MigrateToGradle8", []) == 1.0
+    assert versions(["image: eclipse-temurin:21-jre-alpine", "version '3.0.0-M2'"]) == ["21", "3.0.0"]
+
+
+# -- the evaluation's split ----------------------------------------------------------------------------------
+def test_cases_split_by_repository_into_tune_and_check_halves() -> None:
+    assert repository("notification-service-pr12") == "notification-service"
+    assert half_of("analytics-dashboard-pr1") == "tune"  # first repository alphabetically
+    assert half_of("ecommerce-catalog-pr1") == half_of("ecommerce-catalog-pr2") == "check"
+    assert half_of("file-storage-service-pr2") == "tune"
