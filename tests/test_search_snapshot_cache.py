@@ -24,8 +24,8 @@ def reference(catalog) -> RankingSnapshot:
 def assert_same(a: RankingSnapshot, b: RankingSnapshot) -> None:
     for f in dataclasses.fields(RankingSnapshot):
         x, y = getattr(a, f.name), getattr(b, f.name)
-        if f.name == "vectors":
-            assert np.array_equal(x, y)
+        if isinstance(x, np.ndarray):  # the recipe and example vectors, the examples' owners
+            assert isinstance(y, np.ndarray) and x.dtype == y.dtype and np.array_equal(x, y), f.name
         elif f.name == "postings":
             assert x.keys() == y.keys()
             for lexeme, (positions, ranks) in x.items():

@@ -11,7 +11,7 @@ import numpy as np
 from .legs import Leg
 from .models import SearchFilters
 from .priors import RecipeFacts, prior
-from .rerank import features, query_intents
+from .rerank import code_share, features, query_intents
 from .snapshot import RankingSnapshot
 from .tuning import SearchTuning
 
@@ -56,10 +56,20 @@ class CandidatePool:
         self.candidates: dict[str, Candidate] = {}
         self.intents = query_intents(queries)
         self._rarest = max(snapshot.name_idf.values(), default=1.0)
+        self._code_share = float(np.mean([code_share(q) for q in queries])) if queries else 0.0
 
     def rerank_features(self, rid: str) -> tuple[float, ...]:
         """``rerank.FEATURES`` of candidate ``rid`` for this search's queries."""
-        return features(self.candidates[rid].facts, self.intents, self.snapshot.name_idf, self._rarest)
+        cand = self.candidates[rid]
+        named = features(cand.facts, self.intents, self.snapshot.name_idf, self._rarest)
+        examples = next((self.summary(leg, rid) for leg in self.legs if leg.name == "examples"), 0.0)
+        return (
+            *named,
+            examples * self._code_share,
+            1.0 if cand.facts.is_composite else 0.0,
+            float(np.log1p(cand.facts.used_by_count)),
+            float(np.log1p(cand.facts.used_by_count)) * self._code_share,
+        )
 
     def add(self, found: dict[str, set[int]]) -> list[str]:
         """Make candidates of ``found`` (id → variations that found it); ids the snapshot lacks (written

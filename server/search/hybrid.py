@@ -52,6 +52,7 @@ __all__ = [
     "find_recipes",
     "normalize_queries",
     "preload",
+    "scored_pool",
     "soft_max",
     "soft_max_rows",
 ]
@@ -247,6 +248,32 @@ def find_recipes(
             "'migrate to JUnit 5'), describe it as a file/text manipulation, lower min_score, or drop filters."
         )
     return SearchResult(hits=hits, total_count=len(ordered), queries=queries, hint=hint, moderne_hint=moderne_hint)
+
+
+def scored_pool(
+    store: CatalogStore,
+    embedder: Embedder,
+    intent: str | Sequence[str],
+    tuning: SearchTuning,
+    *,
+    snapshot: RankingSnapshot | None = None,
+) -> CandidatePool:
+    """The candidate pool ``find_recipes`` ranks (default filters, default ``min_score``), scored and expanded:
+    what the rerank fit (``evaluation/rerank_train.py``) reads its scores and features from. ``snapshot``
+    replaces the catalog's (the fit leaves a pseudo-query's own example out of it)."""
+    queries = normalize_queries(intent)
+    filters = moderne.search_filters(SearchFilters(), False)
+    pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)
+    with store.db.connection() as conn, conn.cursor() as cur:
+        snapshot = snapshot or snapshot_for(store, store.check_ready(cur=cur), tuning.model_key)
+        cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
+        cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        search = _Search(cur, snapshot, queries, filters, tuning)
+        search.gather(pending.result)
+        search.score()
+        search.drop_weak(DEFAULT_MIN_SCORE)
+        search.expand()
+    return search.pool
 
 
 def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, Candidate]) -> list[SearchHit]:

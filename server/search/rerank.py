@@ -13,12 +13,26 @@ Three features per candidate, averaged over the query variations, each in [0, 1]
 - ``against``: the recipe gets rid of what the query wants (the query's target terms are the recipe's
   source), or the query says outright what it wants gone and the recipe adds it (``intent.py``).
 
-Each feature's weight is a ``SearchTuning`` field; the adjustment applies to score fusion of one-phrase
-searches (``fusion.py`` says why).
+Four more come from the examples leg and the catalog graph (``CandidatePool.rerank_features``):
+
+- ``examples_code``: the examples leg's evidence (``legs/examples.py``) times how much the query looks like
+  code or configuration (``code_share``): a quoted ``log.debug("Loaded " + count)`` is matched by the
+  examples it resembles, a query in words hardly by any.
+- ``composite``: the recipe runs other recipes (a migration, a best-practices bundle): the canonical entry
+  point rather than one of its steps.
+- ``popularity``: ``log(1 + used_by)``: how many composites include it (a well-trodden building block).
+- ``popularity_code``: ``popularity`` times ``code_share``: a query that quotes one concrete edit
+  ("server.port ... changed from 8080 to 9090") is mostly served by a building block composites use for
+  such edits (change a property, upgrade a dependency), not by a migration that happens to make it.
+
+Each feature's weight is a ``SearchTuning`` field, fitted on pseudo-queries the catalog writes itself
+(``evaluation/rerank_train.py``); the adjustment applies to score fusion of one-phrase searches
+(``fusion.py`` says why).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -26,7 +40,20 @@ from .intent import Direction, direction, terms
 from .priors import RecipeFacts
 from .tuning import SearchTuning
 
-FEATURES = ("name_miss", "search_for_change", "against")
+NAME_FEATURES = ("name_miss", "search_for_change", "against")
+EVIDENCE_FEATURES = ("examples_code", "composite", "popularity", "popularity_code")
+FEATURES = NAME_FEATURES + EVIDENCE_FEATURES
+
+# A word of code or configuration: punctuation inside it (``server.port``, ``log.debug("``, ``<bean``,
+# ``${x}``), a digit (``8080``, ``2.15.1``) or a capital after a lower-case letter (``ExpectedException``).
+_CODE_WORD = re.compile(r"[.()<>{}\[\]=:\"'/_$@#+*;]|\d|[a-z][A-Z]")
+
+
+def code_share(text: str) -> float:
+    """The share of the words of ``text`` that look like code (punctuation at a word's end does not count)."""
+    words = [w.rstrip(".,;:!?").lstrip("(") for w in text.split()]
+    words = [w for w in words if w]
+    return sum(1 for w in words if _CODE_WORD.search(w)) / len(words) if words else 0.0
 
 
 @dataclass(frozen=True)
@@ -46,10 +73,10 @@ def _mass(found: frozenset[str], idf: Mapping[str, float], default: float) -> fl
 def features(
     facts: RecipeFacts, intents: Sequence[QueryIntent], idf: Mapping[str, float], rare: float | None = None
 ) -> tuple[float, ...]:
-    """``FEATURES`` of one candidate, averaged over the variations. ``rare`` is the weight of a term no display
+    """``NAME_FEATURES`` of one candidate, averaged over the variations. ``rare`` is the weight of a term no display
     name has (the highest IDF: as rare as it gets); pass it when scoring many candidates."""
     if not intents:
-        return (0.0,) * len(FEATURES)
+        return (0.0,) * len(NAME_FEATURES)
     if rare is None:
         rare = max(idf.values(), default=1.0)
     name = facts.name_terms
@@ -77,9 +104,18 @@ def features(
 
 
 def weights(tuning: SearchTuning) -> tuple[float, ...]:
-    return (tuning.name_miss_weight, tuning.search_for_change_weight, tuning.against_weight)
+    """The weight of each of ``FEATURES``, in that order."""
+    return (
+        tuning.name_miss_weight,
+        tuning.search_for_change_weight,
+        tuning.against_weight,
+        tuning.examples_code_weight,
+        tuning.composite_weight,
+        tuning.popularity_weight,
+        tuning.popularity_code_weight,
+    )
 
 
 def adjustment(values: Sequence[float], tuning: SearchTuning) -> float:
-    """The amount added to a candidate's score fusion relevance (weights are negative: penalties)."""
+    """The amount added to a candidate's score fusion relevance (a negative weight is a penalty)."""
     return sum(w * v for w, v in zip(weights(tuning), values, strict=True))

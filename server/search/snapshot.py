@@ -16,6 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -75,12 +76,30 @@ class RankingSnapshot:
     # lexeme → how many recipes *with a page* contain it (see ``term_stats``)
     docs_freq: dict[str, int] = field(default_factory=dict, repr=False)
     docs_total: int = 0
+    # The embeddings of the recipe pages' examples (``recipe_examples``: the changed lines of each example
+    # file) and, per row, the number of the recipe whose page shows it: the examples leg (``legs/examples.py``)
+    example_vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, EMBEDDING_DIM), np.float32), repr=False)
+    example_owners: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     # filter values → ``filter_mask``: every default search filters on availability, and a Python pass over
     # all rows per search cost more than the rest of the ranking
     masks: dict[tuple[object, ...], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
     subsets: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = field(
         default_factory=dict, repr=False, compare=False
     )
+
+    def example_similarity(self, queries: np.ndarray) -> np.ndarray:
+        """Per query vector and recipe, the best cosine of the query to one of the recipe's examples (0 for
+        a recipe without examples, or when all its examples are opposed to the query): shape (queries,
+        recipes). ``example_owners`` is sorted, so each recipe's examples are one run of rows."""
+        out = np.zeros((len(queries), len(self.recipe_ids)), dtype=np.float64)
+        owners = self.example_owners
+        if len(owners) and len(queries):
+            # einsum, not BLAS: a multi-threaded product right after the query embedding competes with the
+            # embedding runtime's threads still spinning, which cost more than the product itself
+            sims = np.einsum("qd,ed->qe", np.asarray(queries, dtype=np.float32), self.example_vectors)
+            starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+            out[:, owners[starts]] = np.maximum(np.maximum.reduceat(sims, starts, axis=1), 0.0)
+        return out
 
     def doc_freq(self, lexeme: str) -> int:
         """How many recipes contain ``lexeme``."""
@@ -179,6 +198,7 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
             )
             for lexeme, positions, ranks in cur.fetchall()
         }
+        example_ids, example_packed = _example_vectors(cur, model_key)
     # Copies among the recipes with a page are found among those alone, so a Moderne-only namesake does not
     # demote a docs recipe (the default search leaves Moderne-only entries out); those are judged among all.
     moderne_only = {r[0] for r in recipes if r[10] == MODERNE_ONLY}
@@ -221,6 +241,13 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
     placed = [(index[rid], n) for n, rid in enumerate(embedded_ids or []) if rid in index]
     if placed:
         vectors[[p[0] for p in placed]] = stored[[p[1] for p in placed]]
+    owned = [(n, index[rid]) for n, rid in enumerate(example_ids) if rid in index]
+    example_vectors = np.ascontiguousarray(
+        np.frombuffer(example_packed or b"", dtype=record)["values"][[n for n, _ in owned]], dtype=np.float32
+    )
+    example_owners = np.array([number for _, number in owned], dtype=np.int32)
+    by_owner = np.argsort(example_owners, kind="stable")  # one run of rows per recipe (example_similarity)
+    example_vectors, example_owners = np.ascontiguousarray(example_vectors[by_owner]), example_owners[by_owner]
     by_class: dict[str, list[str]] = defaultdict(list)
     for rid in rows:
         by_class[class_name(rid).lower()].append(rid)
@@ -239,14 +266,31 @@ def load_snapshot(store: CatalogStore, meta: dict[str, str], model_key: str) -> 
         name_idf={term: math.log(docs_total / df) for term, df in name_df.items()},
         docs_freq={lexeme: n for lexeme, n in docs_freq.items() if n},
         docs_total=docs_total,
+        example_vectors=example_vectors,
+        example_owners=example_owners,
     )
     log.info(
-        "ranking snapshot of %d recipes (%d vectors) loaded in %.2f s",
+        "ranking snapshot of %d recipes (%d vectors, %d example vectors) loaded in %.2f s",
         len(rows),
         len(placed),
+        len(example_owners),
         time.perf_counter() - started,
     )
     return snapshot
+
+
+def _example_vectors(cur: Any, model_key: str) -> tuple[list[str], bytes | None]:
+    """The owners and packed embeddings of every embedded example (none in a catalog without the table)."""
+    cur.execute("SELECT to_regclass('recipe_examples') IS NOT NULL")
+    if not cur.fetchone()[0]:
+        return [], None
+    cur.execute(
+        "SELECT array_agg(recipe_id ORDER BY recipe_id, ordinal), string_agg(vector_send(embedding), ''::bytea "
+        "ORDER BY recipe_id, ordinal) FROM recipe_examples WHERE model = %s AND embedding IS NOT NULL",
+        (model_key,),
+    )
+    ids, packed = cur.fetchone()
+    return list(ids or []), packed
 
 
 def _namespace(recipe_id: str) -> str:
