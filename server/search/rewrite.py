@@ -35,6 +35,8 @@ _BECAME = re.compile(
     re.IGNORECASE,
 )
 _RENAMED = re.compile(rf"\brenamed?\s+(?:the\s+)?(?:(?:top-level\s+)?key\s+)?{_VALUE}\s+to\s+{_VALUE}", re.IGNORECASE)
+_CHANGED = re.compile(r"\b(changed|replaced|swapped|switched|moved|migrated)\b", re.IGNORECASE)
+_METHOD = re.compile(r"\bmethods?\b", re.IGNORECASE)
 _REMOVED = re.compile(r"\b(removed|deleted|dropped|drops|removes|deletes)\b", re.IGNORECASE)
 _ADDED = re.compile(r"\b(added|adds|gains|gained|introduced|inserted)\b", re.IGNORECASE)
 _TAG = re.compile(r"<([A-Za-z_][\w.\-]*)")
@@ -81,6 +83,9 @@ def _subject(before: str, files: list[tuple[str, str]]) -> str | None:
 
 def _change(text: str) -> tuple[str, str, int] | None:
     """The first "A to B" shape in the phrase: old value, new value and where it starts."""
+    coordinates = list(_COORDINATE.finditer(text))
+    if len(coordinates) >= 2 and _CHANGED.search(text):  # "g:a dependency swapped for g2:a2"
+        return coordinates[0].group(0), coordinates[1].group(0), coordinates[0].start()
     for pattern in (_RENAMED, _FROM_TO, _ARROW, _BECAME):
         match = pattern.search(text)
         if match:
@@ -120,37 +125,49 @@ def _hunk(kind: str, subject: str | None, old: str, new: str) -> tuple[Change, l
     return None
 
 
-def _own_phrases(text: str, files: list[tuple[str, str]], change: tuple[str, str, int] | None) -> list[str]:
-    """Shapes ``describe`` has no writer for: a renamed key, a swapped coordinate, a version bump of an
-    artifact named without a file, a key or tag added or removed."""
+def _own_phrases(
+    text: str, files: list[tuple[str, str]], change: tuple[str, str, int] | None, described: bool
+) -> list[str]:
+    """Shapes ``describe`` has no writer for: a renamed key, a swapped coordinate, a version bump, a value
+    changed, a key or tag added or removed. Named for the kind of edit and of file: a concrete value (an
+    artifact, a tag) pulls recipes about that thing, so it is left out once a described phrase carries it."""
     out: list[str] = []
     kinds = [k for _, k in files]
-    noun = _noun(kinds[0], files[0][0]) if files else None
+    nouns = " and ".join(_noun(k, p) for p, k in files)
+    where = f" in {nouns}" if nouns else ""
     if change is not None:
         old, new, start = change
         old_coordinate, new_coordinate = _COORDINATE.fullmatch(old), _COORDINATE.fullmatch(new)
+        subject = _subject(text[:start], files)
         if old_coordinate and new_coordinate:
-            where = f" in {noun}" if noun else ""
             out.append(f"change dependency {old} to {new}{where}")
         elif _renamed(text, old):
-            if "properties" in kinds:
+            if not files and _METHOD.search(text[:start]):
+                out.append(f"change method name {old} to {new}")
+            elif "properties" in kinds:
                 out.append(f"change property key {old} to {new} in {files[kinds.index('properties')][0]}")
             elif "yaml" in kinds:
                 out.append(f"change YAML key {old} to {new}")
+        elif any(k in {"properties", "yaml"} for k in kinds):
+            if subject:
+                out.append(f"change property value {subject}{where}")
         elif _is_version(old) and _is_version(new):
-            subject = _subject(text[:start], files)
-            if subject and not any(k in {"properties", "yaml"} for k in kinds):
-                out.append(f"upgrade dependency version {subject} to {_clean(new)}")
+            named = f" {subject}" if subject and not described else ""
+            out.append(f"upgrade dependency version{named} to {new}{where}")
     else:
         verb = "remove" if _REMOVED.search(text) else "add" if _ADDED.search(text) else None
         if verb is None or not files:
             return out
         path, kind = files[0]
         name = PurePosixPath(path).name
+        if name in {".gitignore", ".dockerignore"}:
+            out.append(f"{verb} entries {'from' if verb == 'remove' else 'to'} {name}")
         tag = _TAG.search(text)
         key_value = _KEY_VALUE.search(text)
-        if kind in {"xml", "maven"} and tag:
-            out.append(f"{verb} XML tag {tag.group(1)} {'from' if verb == 'remove' else 'to'} {name}")
+        if name in {".gitignore", ".dockerignore"}:
+            pass
+        elif kind in {"xml", "maven"} and tag:
+            out.append(f"{verb} XML tag {tag.group(1)} {'from' if verb == 'remove' else 'to'} XML file")
         elif kind in {"properties", "yaml"} and (key_value or _KEY.search(text)):
             key = key_value.group(1) if key_value else _subject(text, files) or ""
             what = "property" if kind == "properties" else "YAML key"
@@ -173,7 +190,7 @@ def rewrite(text: str, limit: int = 2) -> list[str]:
             hunk = _hunk(kind, subject, old, new)
             if hunk is not None:
                 phrases += describe(path, hunk[0], hunk[1])[:1]
-    phrases += _own_phrases(text, files, change)
+    phrases += _own_phrases(text, files, change, bool(phrases))
     seen = {text.lower()}
     out: list[str] = []
     for phrase in phrases:
