@@ -49,14 +49,18 @@ class CandidatePool:
         filters: SearchFilters,
         tuning: SearchTuning,
         legs: Sequence[Leg],
+        asked: int | None = None,
     ):
         self.snapshot, self.queries, self.filters, self.tuning = snapshot, queries, filters, tuning
+        # The phrases the caller sent: the first ``asked`` queries; the rest were written by ``rewrite.py``.
+        self.asked = asked or len(queries)
         self.legs = tuple(legs)  # the legs that ran
         self.vectors = np.zeros((0, 0))
         self.candidates: dict[str, Candidate] = {}
-        self.intents = query_intents(queries)
+        own = queries[: self.asked]  # the rerank reads what the caller said, not the rewritten phrasings
+        self.intents = query_intents(own)
         self._rarest = max(snapshot.name_idf.values(), default=1.0)
-        self._code_share = float(np.mean([code_share(q) for q in queries])) if queries else 0.0
+        self._code_share = float(np.mean([code_share(q) for q in own])) if own else 0.0
 
     def rerank_features(self, rid: str) -> tuple[float, ...]:
         """``rerank.FEATURES`` of candidate ``rid`` for this search's queries."""

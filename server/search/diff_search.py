@@ -27,6 +27,7 @@ recipes are picked greedily so the hits cover the diff's different changes (smal
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import time
@@ -518,8 +519,10 @@ def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[l
     """Start searching each distinct phrase with the hybrid ``find_recipes`` (every segment's first phrase
     before any second one, at most ``MAX_PHRASES``), a few at a time: each call waits mostly on the
     database, so they run beside the example scoring."""
-    from .hybrid import find_recipes
+    from .hybrid import configured_tuning, find_recipes
 
+    # The phrases are already in the catalog's vocabulary (diff_words), so no rewritten phrasings are added.
+    tuning = dataclasses.replace(configured_tuning(), query_rewrite=0)
     order: dict[str, tuple[int, int]] = {}
     for n, own in enumerate(phrases):
         for position, phrase in enumerate(own):
@@ -527,7 +530,10 @@ def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[l
     distinct = sorted(order, key=lambda p: order[p])[:MAX_PHRASES]
 
     def one(phrase: str) -> dict[str, float]:
-        return {h.id: float(h.fusion_score) for h in find_recipes(store, embedder, phrase, limit=TEXT_HITS).hits}
+        return {
+            h.id: float(h.fusion_score)
+            for h in find_recipes(store, embedder, phrase, limit=TEXT_HITS, tuning=tuning).hits
+        }
 
     return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in distinct}
 

@@ -46,7 +46,9 @@ class ScoreFusion:
         weighted = [(leg, w) for leg in pool.legs if (w := leg.weight(pool.tuning, self.name)) > 0]
         # Several phrasings already separate the canonical recipe from a niche one by agreeing on it; the
         # weights were fitted on one-phrase queries, so the rerank serves one-phrase searches.
-        rerank = len(pool.queries) == 1 and any(w != 0 for w in weights(pool.tuning))
+        # A one-phrase search keeps its rerank when ``rewrite.py`` added phrasings to it.
+        one = pool.asked == 1 and (len(pool.queries) == 1 or pool.tuning.rewrite_rerank > 0)
+        rerank = one and any(w != 0 for w in weights(pool.tuning))
         fused = pool.fused_similarity(ids)
         out = {}
         for n, rid in enumerate(ids):

@@ -39,6 +39,7 @@ from .filters import check_filters
 from .fusion import FUSIONS, Fusion
 from .legs import LEGS, LegContext
 from .models import SearchFilters, SearchHit, SearchResult, catalog_fields
+from .rewrite import rewrite
 from .snapshot import RankingSnapshot, snapshot_for
 from .tuning import DEFAULT_TUNING, SearchTuning
 
@@ -90,14 +91,20 @@ class _Search:
     """One search call: runs the legs, lets the fusion score, drops weak matches, expands."""
 
     def __init__(
-        self, cur: Any, snapshot: RankingSnapshot, queries: list[str], filters: SearchFilters, tuning: SearchTuning
+        self,
+        cur: Any,
+        snapshot: RankingSnapshot,
+        queries: list[str],
+        filters: SearchFilters,
+        tuning: SearchTuning,
+        asked: int | None = None,
     ):
         self.cur = cur
         if tuning.fusion not in FUSIONS:
             raise QueryError(f"unknown fusion {tuning.fusion!r}; one of {', '.join(FUSIONS)}.")
         self.fusion: Fusion = FUSIONS[tuning.fusion]
         legs = [leg for leg in LEGS if leg.always or leg.weight(tuning, self.fusion.name) > 0]
-        self.pool = CandidatePool(snapshot, queries, filters, tuning, legs)
+        self.pool = CandidatePool(snapshot, queries, filters, tuning, legs, asked)
 
     @property
     def candidates(self) -> dict[str, Candidate]:
@@ -212,6 +219,9 @@ def find_recipes(
     to ``configured_tuning()``: the measured defaults, with the fusion the server is configured for."""
     tuning = tuning or configured_tuning()
     queries = normalize_queries(intent)
+    asked = len(queries)
+    if asked == 1 and tuning.query_rewrite > 0:
+        queries += rewrite(queries[0], tuning.query_rewrite)
     if not 1 <= limit <= 50:
         raise QueryError(f"limit must be between 1 and 50, got {limit}.")
     if not -1.0 <= min_score <= 1.0:
@@ -224,7 +234,7 @@ def find_recipes(
         cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
         if not filters.is_empty():
             cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        search = _Search(cur, snapshot, queries, filters, tuning)
+        search = _Search(cur, snapshot, queries, filters, tuning, asked)
         search.gather(pending.result)
         search.score()
         search.drop_weak(min_score)
@@ -235,7 +245,7 @@ def find_recipes(
         moderne_hint = None
         only = moderne.moderne_only(filters)
         if filters.availability == "docs" and len(search.pool.vectors) and snapshot.filter_mask(only).any():
-            others = _Search(cur, snapshot, queries, only, tuning)  # what the default filter left out
+            others = _Search(cur, snapshot, queries, only, tuning, asked)  # what the default filter left out
             vectors = search.pool.vectors
             others.gather(lambda: vectors)
             others.score()

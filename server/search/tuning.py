@@ -54,6 +54,11 @@ class SearchTuning:
     composite_weight: float = 0.0
     popularity_weight: float = 0.0
     popularity_code_weight: float = 0.0
+    # One-phrase searches (hybrid.find_recipes): up to this many phrasings in the catalog's vocabulary written
+    # from the phrase by grammar (rewrite.py) are searched beside it; 0 = off. ``rewrite_rerank`` keeps the
+    # one-phrase rerank (read from the caller's phrase) on such a search.
+    query_rewrite: int = 2
+    rewrite_rerank: int = 1
     model_key: str = "all-MiniLM-L6-v2"
 
 
