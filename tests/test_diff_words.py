@@ -190,12 +190,20 @@ def test_package_moves_and_their_roots() -> None:
 
 
 def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Measured and off by default (see diff_words.WIDE_JAVA); the grammar still has to say the right thing.
     from rewrite_assist.server.search import diff_words
 
+    # Two workflows and the build move to Java 17: a project migration.
     segments = [(s.file, s.change) for s in segments_of("file-storage-service-pr2")]
-    assert describe_pr(segments) == []
-    monkeypatch.setattr(diff_words, "WIDE_JAVA", True)
     [wide] = describe_pr(segments)
-    assert wide.phrases[0] == "migrate to Java 17" and wide.version == "17"
-    assert {segments[n][0] for n in wide.segments} >= {".github/workflows/pr-build.yml", "build.gradle"}
+    assert wide.phrases == ("migrate to Java 17", "upgrade build to Java 17") and wide.version == "17"
+    assert {segments[n][0] for n in wide.segments} == {
+        ".github/workflows/master-build.yml",
+        ".github/workflows/pr-build.yml",
+        "build.gradle",
+    }
+    monkeypatch.setattr(diff_words, "JAVA_MIN_FILES", 4)
+    assert describe_pr(segments) == []
+    # One workflow and the build (a routine bump): only the JUnit family move of that PR is PR-level.
+    monkeypatch.undo()
+    other = describe_pr([(s.file, s.change) for s in segments_of("user-management-service-pr2")])
+    assert [w.phrases[0] for w in other] == ["migrate junit to org.junit.jupiter"]

@@ -23,6 +23,14 @@ composite inherits half of a listed recipe's example match, so the leaf that mak
 above the dozen migrations that include it. Per segment the best recipes form a group; over the whole diff,
 recipes are picked greedily so the hits cover the diff's different changes (small distinct ones, a
 ``FROM`` line or a deleted file, included) rather than repeating the recipes of its largest file.
+
+Per-hunk words never say "migration": a PR that moves javax imports to jakarta in eight files is, as a
+whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also described as a whole
+(``diff_words.describe_pr``: the same package family moved in several files, the same Java level in
+several build and CI files), those few phrases are searched the same way, and each becomes one more unit
+in the pick that stands for the segments it sums up. A hit of such a phrase gains by the share of those
+segments it explains (it, or a recipe it lists, is among each one's best): the umbrella migration, not a
+sibling that only shares its words.
 """
 
 from __future__ import annotations
