@@ -652,9 +652,10 @@ def find_recipes_for_diff(
     segments, skipped, files, hunks = split_diff(text)
     snap = _snapshot(store)
     phrases = [describe(s.file, s.change, s.context) for s in segments]
-    pending = _search_phrases(store, embedder, phrases) if W_TEXT > 0 else {}
     wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
+    # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
     pending_wide = _search_wide(store, embedder, wide)
+    pending = _search_phrases(store, embedder, phrases) if W_TEXT > 0 else {}
     vectors = _embed(embedder, segments, phrases)
     # One matrix product per side for all segments (cosines: the vectors are normalized).
     cos = vectors @ snap.matrix.T if len(snap.examples) else np.zeros((len(segments), 0), np.float32)

@@ -515,38 +515,33 @@ def describe_pr(segments: Sequence[tuple[str, Change]]) -> list[Wide]:
     """What the PR does as a whole, when several files do the same: the same package family moved
     ("migrate javax to jakarta"), the same platform version moved to ("migrate to Java 17"). A change made
     in one file only is no migration of the project and yields nothing."""
-    families: dict[str, list[tuple[int, str, tuple[str, str], str]]] = {}
+    families: dict[str, list[tuple[int, str, tuple[str, str]]]] = {}
     java: dict[str, list[tuple[int, str]]] = {}
     for n, (path, change) in enumerate(segments):
         if change.deleted_file or change.new_file:
             continue
         for old_package, new_package in package_moves(change) if WIDE_PACKAGES else ():
             move = _root_move(old_package, new_package)
-            families.setdefault(_family(move), []).append((n, path, move, old_package))
+            families.setdefault(_family(move), []).append((n, path, move))
         if WIDE_JAVA and change.kind not in {"java", "kotlin"} and (level := _java_level(change)) is not None:
             java.setdefault(level.split(".")[0], []).append((n, path))
     out: list[tuple[int, Wide]] = []
     for found in families.values():
-        files = {path for _, path, _, _ in found}
+        files = {path for _, path, _ in found}
         if len(files) < MIN_FILES:
             continue
         # The roots most files move between (a file importing ten classes counts once).
-        per_file = {(path, move) for _, path, move, _ in found}
+        per_file = {(path, move) for _, path, move in found}
         old = _most_common([move[0] for _, move in per_file])
         new = _most_common([move[1] for _, move in per_file])
-        phrases = [f"migrate {old} to {new}"]
-        # The packages under the root that moved (javax.ws, javax.validation): the parts a migration lists.
-        depth = len(old.split(".")) + 1
-        parts = sorted({".".join(p.split(".")[:depth]) for *_, p in found if p.startswith(old + ".")})
-        if parts and not new.startswith(old + "."):
-            phrases.append(f"migrate {', '.join(parts[:3])} to {new}")
-        out.append((len(files), Wide(tuple(phrases), tuple(sorted({n for n, *_ in found})))))
+        # One phrase each: a second one (the moved sub-packages listed, "upgrade build to Java 17") changed
+        # no ranking on the pr-cases and cost one more search.
+        out.append((len(files), Wide((f"migrate {old} to {new}",), tuple(sorted({n for n, _, _ in found})))))
     for level, places in java.items():
         paths = {path for _, path in places}
         if len(paths) < JAVA_MIN_FILES:
             continue
-        wording = (f"migrate to Java {level}", f"upgrade build to Java {level}")
-        out.append((len(paths), Wide(wording, tuple(sorted({n for n, _ in places})), level)))
+        out.append((len(paths), Wide((f"migrate to Java {level}",), tuple(sorted({n for n, _ in places})), level)))
     out.sort(key=lambda item: -item[0])
     return [wide for _, wide in out[:MAX_WIDE]]
 
