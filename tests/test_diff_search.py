@@ -292,9 +292,18 @@ def test_a_package_moved_in_several_files_finds_the_umbrella_migration(
     assert wide.header == "migrate javax to jakarta" and wide.file.startswith("3 files: ")
     assert wide.recipes[0].id == umbrella  # it explains every file, its siblings one each
     evidence = result.hits[ids.index(umbrella)].evidence
-    assert any(e.described_as == "migrate javax to jakarta" and e.hunk == 0 for e in evidence)
+    assert any(e.described_as == "migrate javax to jakarta" and e.summed_up == 3 for e in evidence)
     # Without the PR-level description the per-file leaves rank above it.
     monkeypatch.setattr(diff_search, "W_WIDE", 0.0)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff(), limit=10).hits]
     assert umbrella not in without[:3], without
     assert not [g for g in find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff()).groups if g.kind == "pr"]
+
+
+def test_the_cli_says_a_hit_came_from_the_whole_pr(catalog, tmp_path: Path) -> None:
+    diff = tmp_path / "jakarta.diff"
+    diff.write_text(javax_to_jakarta_diff(), encoding="utf-8")
+    cli = run(["search-diff", str(diff), "--limit", "5"], {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url})
+    assert cli.returncode == 0, cli.stderr
+    assert '~ description; "migrate javax to jakarta"' in cli.stdout
+    assert "the whole PR (3 hunks in 3 files: src/main/java/app/Order.java" in cli.stdout

@@ -121,6 +121,9 @@ class Evidence(BaseModel):
     described_as: str | None = Field(
         default=None, description="the hunk put in words, when searching those words found this recipe"
     )
+    summed_up: int | None = Field(
+        default=None, description="a PR-level description found it: how many hunks it sums up (file: those files)"
+    )
 
 
 class DiffSearchHit(SearchHit):
@@ -717,6 +720,7 @@ def find_recipes_for_diff(
                         score=round(match.score, 4),
                         example=None,
                         described_as=match.phrase,
+                        summed_up=len(covers[n]),
                     )
                 )
                 continue
@@ -742,7 +746,8 @@ def find_recipes_for_diff(
                 **catalog_fields(recipe),
                 cosine_score=round(max(m.cosine for _, m in matches), 4),
                 fusion_score=round(total, 6),
-                matched_variations=len(matches),
+                # the hunks matched; a PR-level match counts the hunks it sums up
+                matched_variations=len({s for n, _ in matches for s in covers[n]}),
                 evidence=evidence,
                 suggested_options=suggested,
             )
