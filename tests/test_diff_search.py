@@ -257,3 +257,53 @@ def test_a_recipe_without_examples_is_found_through_the_hunk_in_words(catalog, e
     add_property = result.hits[ids.index("org.openrewrite.properties.AddProperty")]
     assert add_property.evidence[0].example is None  # no example: the words found it, and say so
     assert (add_property.evidence[0].described_as or "").startswith("add property network timeout")
+
+
+# -- PR-level descriptions ----------------------------------------------------------------------------
+def javax_to_jakarta_diff() -> str:
+    """Three Java files moving their javax imports to jakarta, built here (no pr-case does only that)."""
+
+    def java_file(name: str, imports: list[str]) -> str:
+        removed = [f"-import javax.{i};" for i in imports]
+        added = [f"+import jakarta.{i};" for i in imports]
+        path = f"src/main/java/app/{name}.java"
+        return (
+            f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n"
+            f"@@ -1,{len(imports) + 3} +1,{len(imports) + 3} @@\n package app;\n \n"
+            + "\n".join(removed + added)
+            + f"\n \n public class {name} {{\n"
+        )
+
+    return (
+        java_file("Order", ["persistence.Entity", "persistence.Id"])
+        + java_file("OrderResource", ["ws.rs.GET", "ws.rs.Path"])
+        + java_file("OrderRequest", ["validation.constraints.NotNull"])
+    )
+
+
+def test_a_package_moved_in_several_files_finds_the_umbrella_migration(
+    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    umbrella = "org.openrewrite.java.migrate.jakarta.JavaxMigrationToJakarta"
+    result = find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff(), limit=10)
+    ids = [h.id for h in result.hits]
+    assert umbrella in ids[:3], ids
+    [wide] = [g for g in result.groups if g.kind == "pr"]
+    assert wide.header == "migrate javax to jakarta" and wide.file.startswith("3 files: ")
+    assert wide.recipes[0].id == umbrella  # it explains every file, its siblings one each
+    evidence = result.hits[ids.index(umbrella)].evidence
+    assert any(e.described_as == "migrate javax to jakarta" and e.summed_up == 3 for e in evidence)
+    # Without the PR-level description the per-file leaves rank above it.
+    monkeypatch.setattr(diff_search, "W_WIDE", 0.0)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff(), limit=10).hits]
+    assert umbrella not in without[:3], without
+    assert not [g for g in find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff()).groups if g.kind == "pr"]
+
+
+def test_the_cli_says_a_hit_came_from_the_whole_pr(catalog, tmp_path: Path) -> None:
+    diff = tmp_path / "jakarta.diff"
+    diff.write_text(javax_to_jakarta_diff(), encoding="utf-8")
+    cli = run(["search-diff", str(diff), "--limit", "5"], {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url})
+    assert cli.returncode == 0, cli.stderr
+    assert '~ description; "migrate javax to jakarta"' in cli.stdout
+    assert "the whole PR (3 hunks in 3 files: src/main/java/app/Order.java" in cli.stdout

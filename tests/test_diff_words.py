@@ -14,7 +14,7 @@ from rewrite_assist.server.search.diff_search import (
     split_diff,
     version_factor,
 )
-from rewrite_assist.server.search.diff_words import describe, versions
+from rewrite_assist.server.search.diff_words import describe, describe_pr, package_moves, versions
 
 
 def segments_of(case: str) -> list[Segment]:
@@ -133,3 +133,74 @@ def test_cases_split_by_repository_into_tune_and_check_halves() -> None:
     assert half_of("analytics-dashboard-pr1") == "tune"  # first repository alphabetically
     assert half_of("ecommerce-catalog-pr1") == half_of("ecommerce-catalog-pr2") == "check"
     assert half_of("file-storage-service-pr2") == "tune"
+
+
+# -- the whole PR in words ---------------------------------------------------------------------------------
+def java_change(moves: list[tuple[str, str]]) -> Change:
+    return Change("java", [f"import {old};" for old, _ in moves], [f"import {new};" for _, new in moves])
+
+
+def test_a_package_family_moved_in_several_files_reads_as_one_migration() -> None:
+    segments = [
+        ("src/main/java/a/Order.java", java_change([("javax.persistence.Entity", "jakarta.persistence.Entity")])),
+        ("src/main/java/a/Api.java", java_change([("javax.ws.rs.GET", "jakarta.ws.rs.GET")])),
+        ("src/main/java/a/Dto.java", java_change([("javax.validation.Valid", "jakarta.validation.Valid")])),
+        ("build.gradle", Change("gradle", ["    id 'java'"], ["    id 'java-library'"])),
+    ]
+    [wide] = describe_pr(segments)
+    assert wide.phrases == ("migrate javax to jakarta",)
+    assert wide.segments == (0, 1, 2)  # the build file is not part of the move
+
+
+def test_one_family_across_a_build_file_and_tests_sub_package_moves_keep_their_root() -> None:
+    segments = [
+        ("pom.xml", Change("maven", ["<groupId>junit</groupId>"], ["<groupId>org.junit.jupiter</groupId>"])),
+        ("src/test/java/a/ATest.java", java_change([("org.junit.Test", "org.junit.jupiter.api.Test")])),
+    ]
+    [wide] = describe_pr(segments)
+    # junit (the Maven group) and org.junit (the package) are one family: the shortest root names it.
+    assert wide.phrases == ("migrate junit to org.junit.jupiter",)
+    assert wide.segments == (0, 1)
+
+
+def test_a_change_in_one_file_is_no_pr_level_migration() -> None:
+    one_file = [
+        ("src/main/java/a/Order.java", java_change([("javax.persistence.Entity", "jakarta.persistence.Entity")])),
+        ("src/main/java/a/Order.java", java_change([("javax.persistence.Id", "jakarta.persistence.Id")])),
+    ]
+    assert describe_pr(one_file) == []
+    assert describe_pr([]) == []
+    # Real single-file pr-cases: a wrapper bump, wrapper keys added.
+    for case in ("analytics-dashboard-pr1", "notification-service-pr1"):
+        assert describe_pr([(s.file, s.change) for s in segments_of(case)]) == []
+
+
+def test_package_moves_and_their_roots() -> None:
+    assert package_moves(java_change([("javax.ws.rs.GET", "jakarta.ws.rs.GET")])) == [("javax.ws.rs", "jakarta.ws.rs")]
+    gradle = Change(
+        "gradle",
+        ["testImplementation 'junit:junit:4.13.2'"],
+        ["testImplementation 'org.junit.jupiter:junit-jupiter-api:5.9.1'"],
+    )
+    assert package_moves(gradle) == [("junit", "org.junit.jupiter")]
+    assert package_moves(java_change([("org.junit.Assert", "org.junit.jupiter.api.Assertions")])) == []
+
+
+def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.search import diff_words
+
+    # Two workflows and the build move to Java 17: a project migration.
+    segments = [(s.file, s.change) for s in segments_of("file-storage-service-pr2")]
+    [wide] = describe_pr(segments)
+    assert wide.phrases == ("migrate to Java 17",) and wide.version == "17"
+    assert {segments[n][0] for n in wide.segments} == {
+        ".github/workflows/master-build.yml",
+        ".github/workflows/pr-build.yml",
+        "build.gradle",
+    }
+    monkeypatch.setattr(diff_words, "JAVA_MIN_FILES", 4)
+    assert describe_pr(segments) == []
+    # One workflow and the build (a routine bump): only the JUnit family move of that PR is PR-level.
+    monkeypatch.undo()
+    other = describe_pr([(s.file, s.change) for s in segments_of("user-management-service-pr2")])
+    assert [w.phrases[0] for w in other] == ["migrate junit to org.junit.jupiter"]

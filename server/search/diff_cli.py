@@ -28,7 +28,10 @@ def run_search_diff(args: argparse.Namespace) -> int:
         print(f"{n}. {hit.id}  [{hit.module}; score {hit.fusion_score:.3f}; matched {hit.matched_variations} hunks]")
         print(f"   {hit.display_name}")
         for ev in hit.evidence[:2]:
-            where = f"{ev.file} hunk {ev.hunk}" if ev.hunk else f"{ev.file} (merged hunks)"
+            if ev.summed_up:
+                where = f"the whole PR ({ev.summed_up} hunks in {ev.file})"
+            else:
+                where = f"{ev.file} hunk {ev.hunk}" if ev.hunk else f"{ev.file} (merged hunks)"
             example = f"example {ev.example}" if ev.example is not None else "description"
             tokens = f" ({', '.join(ev.matched_tokens[:4])})" if ev.matched_tokens else ""
             words = f'; "{ev.described_as}"' if ev.described_as else ""

@@ -23,6 +23,14 @@ composite inherits half of a listed recipe's example match, so the leaf that mak
 above the dozen migrations that include it. Per segment the best recipes form a group; over the whole diff,
 recipes are picked greedily so the hits cover the diff's different changes (small distinct ones, a
 ``FROM`` line or a deleted file, included) rather than repeating the recipes of its largest file.
+
+Per-hunk words never say "migration": a PR that moves javax imports to jakarta in eight files is, as a
+whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also described as a whole
+(``diff_words.describe_pr``: the same package family moved in several files, the same Java level in
+several build and CI files), those few phrases are searched the same way, and each becomes one more unit
+in the pick that stands for the segments it sums up. A hit of such a phrase gains by the share of those
+segments it explains (it, or a recipe it lists, is among each one's best): the umbrella migration, not a
+sibling that only shares its words.
 """
 
 from __future__ import annotations
@@ -52,7 +60,7 @@ from ..diffs.models import DiffParseError
 from ..diffs.preprocess import clean_hunk_headers, preprocess
 from ..embedding import Embedder
 from ..errors import BadInput
-from .diff_words import describe, versions
+from .diff_words import Wide, describe, describe_pr, versions
 from .models import SearchHit, catalog_fields
 
 MODEL_KEY = "all-MiniLM-L6-v2"
@@ -86,6 +94,14 @@ SPREAD_MIN = 0.85  # ... counted where the recipe is among a segment's best (sha
 SEGMENT_LIFT = 0.5  # in the pick: how far each segment's scores are lifted toward the diff's best segment
 UNWORDED = 0.7  # in the pick: a segment without any phrase (its scores' share)
 SEARCH_ONLY = 0.5  # a search recipe (``.search.`` package, ``Find*``) marks code, a PR changes it
+W_WIDE = 2.0  # a PR-level description (the same move in several files), searched with find_recipes
+WIDE_MIN = 0.6  # ... its hits below this fusion score are left out (the words met no recipe's own words)
+# ... a hit gains W_EXPLAIN times the share of the summed-up segments that it, or a recipe it lists, is
+# among the EXPLAIN_TOP best of
+W_EXPLAIN = 1.0
+EXPLAIN_TOP = 10
+WIDE_COVER = 1.0  # in the pick: what a recipe a PR-level description found leaves of the segments it sums up
+WIDE_LIFTED = True  # the PR-level unit's scores are lifted toward the best segment like a small hunk's
 GROUP_SIZE = 5
 COVERAGE_DECAY = 0.55
 
@@ -105,6 +121,9 @@ class Evidence(BaseModel):
     matched_tokens: list[str] = Field(default_factory=list, description="changed tokens both sides share")
     described_as: str | None = Field(
         default=None, description="the hunk put in words, when searching those words found this recipe"
+    )
+    summed_up: int | None = Field(
+        default=None, description="a PR-level description found it: how many hunks it sums up (file: those files)"
     )
 
 
@@ -538,6 +557,48 @@ def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[l
     return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in distinct}
 
 
+def _search_wide(store: CatalogStore, embedder: Embedder, wide: Sequence[Wide]) -> dict[str, Future[Any]]:
+    """Start searching the PR-level phrases (a few per diff) the same way as the segments' phrases."""
+    from .hybrid import find_recipes
+
+    def one(phrase: str) -> dict[str, float]:
+        return {h.id: float(h.fusion_score) for h in find_recipes(store, embedder, phrase, limit=TEXT_HITS).hits}
+
+    distinct = dict.fromkeys(phrase for w in wide for phrase in w.phrases)
+    return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in distinct}
+
+
+def _wide_scores(
+    wide: Sequence[Wide], pending: dict[str, Future[Any]], per_segment: list[dict[str, _Match]], snap: _Snapshot
+) -> list[dict[str, _Match]]:
+    """Per PR-level description: the recipes its phrases found, weighed like a segment's words evidence
+    (and by the version it moves to); no example evidence, a whole project's move has no one example.
+    A hit that explains the segments the description sums up (it, or a recipe it lists, is among each
+    one's best) gains: that is the umbrella migration, not one of its siblings."""
+    found = {phrase: future.result() for phrase, future in pending.items()}
+    out: list[dict[str, _Match]] = []
+    for w in wide:
+        explains: dict[str, int] = defaultdict(int)
+        for n in w.segments:
+            best = sorted(per_segment[n].items(), key=lambda kv: -kv[1].score)[:EXPLAIN_TOP]
+            for rid in {r for r, _ in best} | {p for r, _ in best for p in snap.parents.get(r, ())}:
+                explains[rid] += 1
+        scores: dict[str, _Match] = {}
+        added = [w.version] if w.version else []
+        for position, phrase in enumerate(w.phrases):
+            weight = W_WIDE * (1.0 - PHRASE_DECAY * position)
+            for rid, value in found.get(phrase, {}).items():
+                if value < WIDE_MIN:
+                    continue
+                share = explains.get(rid, 0) / len(w.segments)
+                score = weight * value * (1 + W_EXPLAIN * share) * version_factor(rid, added)
+                score *= SEARCH_ONLY if _search_only(rid) else 1.0
+                if rid not in scores or score > scores[rid].score:
+                    scores[rid] = _Match(score, 0.0, None, [], phrase)
+        out.append(scores)
+    return out
+
+
 def _text_scores(phrases: Sequence[list[str]], pending: dict[str, Future[Any]]) -> list[dict[str, tuple[float, str]]]:
     """Per segment: the recipes its phrases found, by fusion score (later phrases of a segment count less),
     with the phrase that found each."""
@@ -600,6 +661,9 @@ def find_recipes_for_diff(
     segments, skipped, files, hunks = split_diff(text)
     snap = _snapshot(store)
     phrases = [describe(s.file, s.change, s.context) for s in segments]
+    wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
+    # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
+    pending_wide = _search_wide(store, embedder, wide)
     pending = _search_phrases(store, embedder, phrases) if W_TEXT > 0 else {}
     vectors = _embed(embedder, segments, phrases)
     # One matrix product per side for all segments (cosines: the vectors are normalized).
@@ -622,8 +686,25 @@ def find_recipes_for_diff(
                 recipes=[GroupHit(id=rid, score=round(m.score, 4)) for rid, m in top],
             )
         )
+    wide_scores = _wide_scores(wide, pending_wide, per_segment, snap)
+    wide_files = []
+    for w, scores in zip(wide, wide_scores, strict=True):
+        paths = list(dict.fromkeys(segments[n].file for n in w.segments))
+        wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
+        top = sorted(scores.items(), key=lambda kv: -kv[1].score)[:GROUP_SIZE]
+        groups.append(
+            HunkGroup(
+                file=wide_files[-1],
+                hunk=0,
+                kind="pr",
+                header=w.phrases[0],
+                recipes=[GroupHit(id=rid, score=round(m.score, 4)) for rid, m in top],
+            )
+        )
 
-    ranked = _pick(per_segment, limit, [bool(own) for own in phrases])
+    units = per_segment + wide_scores
+    covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
+    ranked = _pick(units, limit, [bool(own) for own in phrases] + [True] * len(wide), covers)
     recipes = store.get_recipes([rid for rid, _ in ranked])
     hits = []
     for rid, total in ranked:
@@ -631,12 +712,24 @@ def find_recipes_for_diff(
         if recipe is None:
             continue
         matches = sorted(
-            ((n, per_segment[n][rid]) for n in range(len(segments)) if rid in per_segment[n]),
+            ((n, units[n][rid]) for n in range(len(units)) if rid in units[n]),
             key=lambda nm: -nm[1].score,
         )
         evidence = []
         suggested: dict[str, str] = {}
         for n, match in matches[:3]:
+            if n >= len(segments):  # a PR-level description found it
+                evidence.append(
+                    Evidence(
+                        file=wide_files[n - len(segments)],
+                        hunk=0,
+                        score=round(match.score, 4),
+                        example=None,
+                        described_as=match.phrase,
+                        summed_up=len(covers[n]),
+                    )
+                )
+                continue
             seg = segments[n]
             ex = snap.examples[match.example] if match.example is not None else None
             evidence.append(
@@ -659,7 +752,8 @@ def find_recipes_for_diff(
                 **catalog_fields(recipe),
                 cosine_score=round(max(m.cosine for _, m in matches), 4),
                 fusion_score=round(total, 6),
-                matched_variations=len(matches),
+                # the hunks matched; a PR-level match counts the hunks it sums up
+                matched_variations=len({s for n, _ in matches for s in covers[n]}),
                 evidence=evidence,
                 suggested_options=suggested,
             )
@@ -679,16 +773,24 @@ def find_recipes_for_diff(
 
 
 def _pick(
-    per_segment: list[dict[str, _Match]], limit: int, worded: Sequence[bool] | None = None
+    per_segment: list[dict[str, _Match]],
+    limit: int,
+    worded: Sequence[bool] | None = None,
+    covers: Sequence[Sequence[int]] | None = None,
 ) -> list[tuple[str, float]]:
     """Greedy selection over the whole diff: a recipe's value is its best segment score weighted by how
-    much of that segment is still uncovered, plus a little for every other segment it matches well."""
+    much of that segment is still uncovered, plus a little for every other segment it matches well.
+
+    ``covers`` says which segments each unit stands for: a segment itself, or for a PR-level description
+    the segments it sums up, which a recipe it finds covers too (``WIDE_COVER``)."""
     weights = [1.0] * len(per_segment)
     tops = [max((m.score for m in scores.values()), default=0.0) for scores in per_segment]
     best = max(tops, default=0.0)
     # A small hunk's best recipe (a FROM line, a deleted file) scores lower than a big hunk's; lifting each
     # segment part of the way toward the best one keeps it from being starved by the big hunks' runners-up.
     lift = [(1 - SEGMENT_LIFT) + SEGMENT_LIFT * best / top if top > 0 else 1.0 for top in tops]
+    if covers is not None and not WIDE_LIFTED:
+        lift = [1.0 if len(covers[n]) > 1 else f for n, f in enumerate(lift)]
     if worded is not None:
         # A segment the words bridge cannot name (hand-written code) has only weak, scattered evidence.
         lift = [f if worded[n] else f * UNWORDED for n, f in enumerate(lift)]
@@ -710,6 +812,9 @@ def _pick(
         for n, s in candidates.pop(rid):
             if s >= 0.85 * tops[n]:
                 weights[n] *= COVERAGE_DECAY
+                if covers is not None and len(covers[n]) > 1:
+                    for covered in covers[n]:
+                        weights[covered] *= WIDE_COVER
     return chosen
 
 

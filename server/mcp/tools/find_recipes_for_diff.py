@@ -15,7 +15,8 @@ DESCRIPTION = """Find OpenRewrite recipes by the change itself: pass the PR's un
 path to a .diff file). Each file and hunk is compared with the before/after examples on the recipe pages
 (changed lines, tokens such as coordinates, keys and versions, and the file kind). Returns `hits` (ranked
 over the whole diff, same fields as find_recipes), per hit `evidence` (PR file and hunk, matched example,
-shared tokens) and `suggested_options` read off the diff, `groups` (top recipes per file/hunk) and
+shared tokens) and `suggested_options` read off the diff, `groups` (top recipes per file/hunk, and per
+PR-level description such as "migrate javax to jakarta", kind "pr") and
 `skipped` (binary, build-output or capped parts). Use it beside find_recipes on the intent; confirm hits
 with get_recipe."""
 
