@@ -227,3 +227,29 @@ def test_moderne_entries_are_incremental_and_upgrade_a_version_1_catalog(
     with store.db.connection() as conn, conn.cursor() as cur:
         cur.execute("SELECT availability, count(*) FROM recipes GROUP BY 1 ORDER BY 1")
         assert cur.fetchall() == [("docs", 5), ("moderne-only", 2)]
+
+
+def test_the_hint_ranks_moderne_entries_by_exact_cosine_agreeing_with_the_index(
+    catalog: CatalogStore, embedder: Any
+) -> None:
+    """The hint's in-memory exact neighbours and the HNSW index agree on the Moderne-only subset (two
+    independent implementations: the index approximates the exact ranking)."""
+    from rewrite_assist.server.search.legs.dense import dense_candidates, exact_candidates
+    from rewrite_assist.server.search.models import SearchFilters
+    from rewrite_assist.server.search.snapshot import snapshot_for
+
+    snapshot = snapshot_for(catalog, catalog.check_ready(), "all-MiniLM-L6-v2")
+    vectors = embedder.encode(DROPWIZARD_INTENT)
+    only = SearchFilters(availability="moderne-only")
+    exact = exact_candidates(snapshot, vectors, only, depth=20)
+    with catalog.db.connection() as conn, conn.cursor() as cur:
+        cur.execute("SET LOCAL hnsw.ef_search = 100")
+        cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        indexed = dense_candidates(cur, vectors, only, model_key="all-MiniLM-L6-v2", depth=20)
+    assert DROPWIZARD5 in exact
+    assert all(snapshot.rows[rid].availability == "moderne-only" for rid in exact)
+    for n in range(len(DROPWIZARD_INTENT)):
+        mine = {rid for rid, found in exact.items() if n in found}
+        theirs = {rid for rid, found in indexed.items() if n in found}
+        assert len(mine) == 20
+        assert len(mine & theirs) >= 18, (n, sorted(mine ^ theirs))

@@ -98,8 +98,11 @@ class _Search:
         filters: SearchFilters,
         tuning: SearchTuning,
         asked: int | None = None,
+        *,
+        exact: bool = False,
     ):
         self.cur = cur
+        self.exact = exact
         if tuning.fusion not in FUSIONS:
             raise QueryError(f"unknown fusion {tuning.fusion!r}; one of {', '.join(FUSIONS)}.")
         self.fusion: Fusion = FUSIONS[tuning.fusion]
@@ -116,7 +119,7 @@ class _Search:
         pool = self.pool
         found: dict[str, set[int]] = {}
         evidence: dict[str, dict[str, np.ndarray]] = {}  # leg → recipe id → evidence per variation
-        context = LegContext(self.cur, pool.snapshot, pool.queries, pool.filters, pool.tuning)
+        context = LegContext(self.cur, pool.snapshot, pool.queries, pool.filters, pool.tuning, exact=self.exact)
         ordered = [leg for leg in pool.legs if not leg.needs_vectors] + [leg for leg in pool.legs if leg.needs_vectors]
         for leg in ordered:
             if leg.needs_vectors and context.vectors is None:
@@ -245,7 +248,9 @@ def find_recipes(
         moderne_hint = None
         only = moderne.moderne_only(filters)
         if filters.availability == "docs" and len(search.pool.vectors) and snapshot.filter_mask(only).any():
-            others = _Search(cur, snapshot, queries, only, tuning, asked)  # what the default filter left out
+            # What the default filter left out, ranked by exact cosine in memory: on this subset a filtered
+            # HNSW scan cost more than the whole rest of the search.
+            others = _Search(cur, snapshot, queries, only, tuning, asked, exact=True)
             vectors = search.pool.vectors
             others.gather(lambda: vectors)
             others.score()

@@ -32,6 +32,10 @@ class LegContext:
     filters: SearchFilters
     tuning: SearchTuning
     vectors: np.ndarray | None = None
+    # Nearest neighbours by exact cosine over the filtered recipes in memory instead of the HNSW index (for
+    # a small filtered subset, such as the Moderne-only entries of the hint, where a filtered index scan
+    # is the slow part of the search).
+    exact: bool = False
 
 
 class Leg(Protocol):

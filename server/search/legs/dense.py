@@ -12,6 +12,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..models import SearchFilters
+from ..snapshot import RankingSnapshot
 from ..tuning import SearchTuning
 from .base import Evidence, LegContext
 from .sql import filter_sql
@@ -49,6 +50,24 @@ def dense_candidates(
     return found
 
 
+def exact_candidates(
+    snapshot: RankingSnapshot, vectors: np.ndarray, filters: SearchFilters, *, depth: int
+) -> dict[str, set[int]]:
+    """``dense_candidates`` by exact cosine over the recipes passing ``filters``, in memory (the snapshot's
+    vectors are normalized; a recipe without a vector has zeros and is never among the nearest)."""
+    numbers, matrix = snapshot.subset(filters)
+    found: dict[str, set[int]] = {}
+    if not len(numbers):
+        return found
+    sims = np.asarray(vectors, dtype=np.float32) @ matrix.T
+    k = min(depth, len(numbers))
+    for n, row in enumerate(sims):
+        top = np.argpartition(-row, k - 1)[:k]
+        for i in top[row[top] > 0].tolist():
+            found.setdefault(snapshot.recipe_ids[int(numbers[i])], set()).add(n)
+    return found
+
+
 class DenseLeg:
     name = "dense"
     needs_vectors = True
@@ -64,9 +83,11 @@ class DenseLeg:
 
     def gather(self, ctx: LegContext) -> Evidence:
         assert ctx.vectors is not None
-        found = dense_candidates(
-            ctx.cur, ctx.vectors, ctx.filters, model_key=ctx.tuning.model_key, depth=ctx.tuning.dense_candidates
-        )
+        depth = ctx.tuning.dense_candidates
+        if ctx.exact:
+            found = exact_candidates(ctx.snapshot, ctx.vectors, ctx.filters, depth=depth)
+        else:
+            found = dense_candidates(ctx.cur, ctx.vectors, ctx.filters, model_key=ctx.tuning.model_key, depth=depth)
         out: Evidence = [{} for _ in ctx.queries]
         for rid, variations in found.items():
             for n in variations:

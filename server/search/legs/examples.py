@@ -38,8 +38,10 @@ class ExamplesLeg:
     def gather(self, ctx: LegContext) -> Evidence:
         assert ctx.vectors is not None
         snap, t = ctx.snapshot, ctx.tuning
-        sims = snap.example_similarity(ctx.vectors) - t.examples_floor
         allowed = None if ctx.filters.is_empty() else snap.filter_mask(ctx.filters)
+        if allowed is not None and not allowed[snap.example_owners].any():
+            return [{} for _ in ctx.queries]  # no recipe the filters allow has examples (the Moderne-only hint)
+        sims = snap.example_similarity(ctx.vectors) - t.examples_floor
         out: Evidence = []
         for row in sims:
             matched = np.flatnonzero(row > 0)
