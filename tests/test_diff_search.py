@@ -18,8 +18,9 @@ from rewrite_assist.server.catalog.examples import example_rows, write_examples
 from rewrite_assist.server.catalog.models import Recipe
 from rewrite_assist.server.diffs.features import corresponding_value, example_change, file_kind
 from rewrite_assist.server.errors import BadInput
-from rewrite_assist.server.search import diff_search
-from rewrite_assist.server.search.diff_search import find_recipes_for_diff, split_diff
+from rewrite_assist.server.search import diff_search, diff_split
+from rewrite_assist.server.search.diff_search import find_recipes_for_diff
+from rewrite_assist.server.search.diff_split import MAX_SEGMENTS, split_diff
 
 
 def pr_case(name: str) -> Path:
@@ -151,7 +152,7 @@ def test_large_diffs_are_capped_and_say_what_was_merged() -> None:
         for n in range(80)
     )
     segments, skipped, _, hunk_count = split_diff(text + files)
-    assert hunk_count == 199 and len(segments) <= diff_search.MAX_SEGMENTS
+    assert hunk_count == 199 and len(segments) <= MAX_SEGMENTS
     assert any("merged" in s for s in skipped) and any("not searched" in s for s in skipped)
 
 
@@ -175,7 +176,7 @@ def test_bad_diffs_are_bad_input(text: str, message: str) -> None:
 
 
 def test_huge_diff_is_refused_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(diff_search, "MAX_DIFF_LINES", 1000)
+    monkeypatch.setattr(diff_split, "MAX_DIFF_LINES", 1000)
     text = "diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,1 +1,1200 @@\n" + "+x\n" * 1200
     with pytest.raises(BadInput, match="over the 1,000-line limit; search per file"):
         split_diff(text)

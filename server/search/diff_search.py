@@ -1,9 +1,9 @@
 """Search recipes by the change itself: a PR diff against the before/after examples on recipe pages.
 
 An agent holding a PR diff otherwise has to put the change into words and hope they meet a recipe's
-description. Here the diff is split per file, hunk and run of changed lines (git puts changes a few lines
-apart into one hunk: a plugin bump and a Java level move are two changes), and each segment is compared
-with every example stored in the catalog (``recipe_examples``) on three kinds of evidence:
+description. Here the diff is split per file, hunk and run of changed lines (``diff_split``: git puts
+changes a few lines apart into one hunk, a plugin bump and a Java level move are two changes), and each
+segment is compared with every example stored in the catalog (``recipe_examples``) on three kinds of evidence:
 
 - the embedding of the segment's removed/added lines against the example's (same text format both sides;
   only for the few segments the words below say least about: embedding is most of a large diff's cost),
@@ -42,36 +42,28 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
-from unidiff import PatchSet
-from unidiff.errors import UnidiffParseError
 
 from .. import config
 from ..catalog.examples import StoredExample, as_array, load_examples
 from ..catalog.store import CatalogStore, catalog_revision, identifier_words
 from ..diffs.features import Change, corresponding_value, words
 from ..diffs.loader import PathCheck, load_diff
-from ..diffs.models import DiffParseError
-from ..diffs.preprocess import clean_hunk_headers, preprocess
 from ..embedding import Embedder
 from ..errors import BadInput
+from .diff_split import Segment, split_diff
 from .diff_words import Wide, describe, describe_pr, versions
 from .models import SearchHit, catalog_fields
 
 MODEL_KEY = "all-MiniLM-L6-v2"
 
-# Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
-MAX_SEGMENTS = 48
-MAX_LINES_PER_SEGMENT = 60
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
 QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines of a hunk carry its gist
-MAX_DIFF_LINES = 200_000  # beyond this the input is refused: split the PR or exclude generated files
-GENERATED_DIRS = ("build/", ".gradle/", "target/", "node_modules/", "out/", ".idea/")
 
 # Weights of the evidence, tuned on the tune half of the labelled pr-cases (repositories 1, 3, 5, ...
 # alphabetically; the other half is held out): figures on the tune half are in-sample, see the README.
@@ -158,17 +150,6 @@ class DiffSearchResult(BaseModel):
 
 
 @dataclass
-class Segment:
-    """One searched unit: a hunk, or a whole file when hunks were merged."""
-
-    file: str
-    hunk: int
-    header: str
-    change: Change
-    context: list[str] = field(default_factory=list)  # the hunk's unchanged lines (section header first)
-
-
-@dataclass
 class _Snapshot:
     examples: list[StoredExample]
     matrix: np.ndarray
@@ -197,142 +178,6 @@ def _side_tokens(change: Change) -> set[str]:
 def _whole_file(change: Change) -> int:
     """1: the change deletes a file, 2: it creates one, 0: it edits one."""
     return 1 if change.deleted_file else 2 if change.new_file else 0
-
-
-# -- splitting ---------------------------------------------------------------------------------------
-def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list[str], int, int]:
-    """The diff's segments, what was skipped, and the counts of files and hunks seen.
-
-    Raises ``BadInput`` for an empty diff, text that is not a diff, a diff of binary files only, and a
-    diff over ``MAX_DIFF_LINES`` lines.
-    """
-    if not text.strip():
-        raise BadInput(f"{name} is empty: pass the output of `git diff <base> <head>` or the path to a .diff file")
-    lines = text.count("\n")
-    if lines > MAX_DIFF_LINES:
-        raise BadInput(
-            f"{name} has {lines:,} lines, over the {MAX_DIFF_LINES:,}-line limit; search per file "
-            "(git diff <base> <head> -- <path>) or exclude generated files (git diff -- . ':!build')"
-        )
-    pre = preprocess(text)
-    skipped = [f"{path}: binary" for path in pre.binary]
-    skipped += [f"{path}: generated wrapper script" for path in pre.excluded]
-    by_file: dict[str, list[Segment]] = {}
-    files = hunks = 0
-    for section in pre.sections:
-        try:
-            patch = PatchSet(clean_hunk_headers(section.text(pre.text)))
-        except (UnidiffParseError, ValueError, IndexError) as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise DiffParseError(
-                f"{name}: cannot parse the section starting at line {pre.line_number(section.start)}: {first}"
-            ) from exc
-        for patched in patch:
-            files += 1
-            path = patched.path
-            if patched.is_binary_file:
-                skipped.append(f"{path}: binary")
-                continue
-            if any(path.startswith(d) or f"/{d}" in path for d in GENERATED_DIRS):
-                skipped.append(f"{path}: build output")
-                continue
-            for number, hunk in enumerate(patched, start=1):
-                hunks += 1
-                for header, removed, added, context in _blocks(hunk):
-                    change = Change(
-                        _kind(path, removed + added),
-                        removed,
-                        added,
-                        deleted_file=patched.is_removed_file,
-                        new_file=patched.is_added_file,
-                    )
-                    if not change.is_empty:
-                        by_file.setdefault(path, []).append(Segment(path, number, header, change, context))
-    if not files and not pre.binary and not pre.excluded:
-        first = text.strip().split("\n", 1)[0][:60]
-        raise BadInput(
-            f"{name} is not a unified diff: no 'diff --git', '---'/'+++' or '@@' line found (it starts with "
-            f"{first!r}); pass the output of `git diff` or the path to a .diff file"
-        )
-    if not by_file:
-        reason = "binary files" if pre.binary or any("binary" in s for s in skipped) else "no changed text lines"
-        raise BadInput(f"{name} has nothing to search: {reason} only ({'; '.join(skipped[:5]) or 'empty hunks'})")
-    return _cap(by_file, skipped), skipped, files, hunks
-
-
-def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str]]]:
-    """The hunk's separate changes: runs of removed/added lines apart from each other by unchanged code.
-
-    Git merges changes less than seven lines apart into one hunk, so a hunk can bump a plugin version and
-    move the Java level a few lines further down; each is searched on its own. Each block comes with its
-    header (its own line numbers) and the unchanged lines around it (the section header first)."""
-    lines = list(hunk)
-    runs: list[list[int]] = []
-    for i, line in enumerate(lines):
-        if line.line_type not in "+-":
-            continue
-        gap = [lines[j] for j in range(runs[-1][-1] + 1, i)] if runs else []
-        if runs and not any(g.line_type == " " and g.value.strip() for g in gap):  # "\ No newline ..." is no gap
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    out = []
-    for run in runs:
-        first, last = run[0], run[-1]
-        removed = [lines[i].value.rstrip("\n") for i in range(first, last + 1) if lines[i].line_type == "-"]
-        added = [lines[i].value.rstrip("\n") for i in range(first, last + 1) if lines[i].line_type == "+"]
-        source = next((ln.source_line_no for ln in lines[first:] if ln.source_line_no), hunk.source_start)
-        target = next((ln.target_line_no for ln in lines[first:] if ln.target_line_no), hunk.target_start)
-        header = f"@@ -{source},{len(removed)} +{target},{len(added)} @@"
-        before = [ln.value.rstrip("\n") for ln in lines[max(0, first - 8) : first] if ln.line_type == " "]
-        after = [ln.value.rstrip("\n") for ln in lines[last + 1 : last + 4] if ln.line_type == " "]
-        context = ([hunk.section_header] if hunk.section_header else []) + before + after
-        out.append((header, removed, added, context))
-    return out
-
-
-def _kind(path: str, lines: Sequence[str]) -> str:
-    from ..diffs.features import file_kind
-
-    return file_kind(path, None, "\n".join(lines[:20]))
-
-
-def _cap(by_file: dict[str, list[Segment]], skipped: list[str]) -> list[Segment]:
-    """Keep the work bounded: hunks beyond the budget are merged per file, then whole files left out."""
-    segments = [s for segs in by_file.values() for s in segs]
-    if len(segments) > MAX_SEGMENTS:
-        segments = []
-        for path, segs in by_file.items():
-            if len(segs) == 1:
-                segments.append(segs[0])
-                continue
-            removed = [line for s in segs for line in s.change.removed]
-            added = [line for s in segs for line in s.change.added]
-            first = segs[0].change
-            merged = Change(first.kind, removed, added, deleted_file=first.deleted_file, new_file=first.new_file)
-            context = [line for s in segs for line in s.context]
-            segments.append(Segment(path, 0, f"{len(segs)} hunks merged", merged, context))
-        if len(by_file) < len(segments) + 1 and any(len(s) > 1 for s in by_file.values()):
-            skipped.append(f"hunks merged per file ({sum(len(s) for s in by_file.values())} hunks > {MAX_SEGMENTS})")
-    if len(segments) > MAX_SEGMENTS:
-        # Build and configuration files first (they carry the coordinates and versions), then by size.
-        order = {"gradle": 0, "maven": 0, "properties": 1, "yaml": 1, "dockerfile": 1, "xml": 2}
-        segments.sort(key=lambda s: (order.get(s.change.kind, 3), -len(s.change.removed) - len(s.change.added)))
-        for left_out in segments[MAX_SEGMENTS:]:
-            skipped.append(f"{left_out.file}: not searched (over {MAX_SEGMENTS} files)")
-        segments = segments[:MAX_SEGMENTS]
-    for seg in segments:
-        change = seg.change
-        if len(change.removed) + len(change.added) > MAX_LINES_PER_SEGMENT:
-            half = MAX_LINES_PER_SEGMENT // 2
-            seg.change = Change(
-                change.kind,
-                change.removed[:half],
-                change.added[:half],
-                deleted_file=change.deleted_file,
-                new_file=change.new_file,
-            )
-    return segments
 
 
 # -- the catalog side --------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def _head(line: str) -> str | None:
     return " ".join(p.lower() for p in parts)
 
 
-def _noun(kind: str, path: str) -> str:
+def file_noun(kind: str, path: str) -> str:
     """How the docs name the file the hunk is in."""
     low = path.lower()
     if kind == "yaml" and ".github/workflows/" in low:
@@ -144,7 +144,7 @@ def _file_words(path: str) -> str:
 def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str]:
     """Short phrases saying what the hunk does, most specific first (at most ``MAX_PHRASES``)."""
     kind = change.kind
-    noun = _noun(kind, path)
+    noun = file_noun(kind, path)
     name = PurePosixPath(path).name
     if change.deleted_file:
         return ["delete files"]  # what is in the file does not matter, that it is gone does
@@ -209,7 +209,7 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
 
 
 def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
-    noun = _noun("yaml", path)
+    noun = file_noun("yaml", path)
     out: list[str] = []
     pairs, removed, added = _pairs(change)
     for old, new in pairs:

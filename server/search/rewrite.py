@@ -18,7 +18,7 @@ import re
 from pathlib import PurePosixPath
 
 from ..diffs.features import Change, file_kind
-from .diff_words import _noun, describe
+from .diff_words import describe, file_noun
 
 _FILE = re.compile(
     r"(?<![\w.\-/])((?:[\w.\-]+/)*(?:[\w.\-]+\.(?:xml|gradle|kts|ya?ml|properties|toml|json|pom)"
@@ -133,7 +133,7 @@ def _own_phrases(
     artifact, a tag) pulls recipes about that thing, so it is left out once a described phrase carries it."""
     out: list[str] = []
     kinds = [k for _, k in files]
-    nouns = " and ".join(_noun(k, p) for p, k in files)
+    nouns = " and ".join(file_noun(k, p) for p, k in files)
     where = f" in {nouns}" if nouns else ""
     if change is not None:
         old, new, start = change
