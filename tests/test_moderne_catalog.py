@@ -232,8 +232,9 @@ def test_moderne_entries_are_incremental_and_upgrade_a_version_1_catalog(
 def test_the_hint_ranks_moderne_entries_by_exact_cosine_agreeing_with_the_index(
     catalog: CatalogStore, embedder: Any
 ) -> None:
-    """The hint's in-memory exact neighbours and the HNSW index agree on the Moderne-only subset (two
-    independent implementations: the index approximates the exact ranking)."""
+    """The hint's in-memory exact neighbours are the true nearest Moderne-only entries: nothing the HNSW
+    index finds beyond them is nearer, and the two mostly agree (the index approximates; how closely
+    varies with each build of the graph, so the overlap bound is loose)."""
     from rewrite_assist.server.search.legs.dense import dense_candidates, exact_candidates
     from rewrite_assist.server.search.models import SearchFilters
     from rewrite_assist.server.search.snapshot import snapshot_for
@@ -248,8 +249,11 @@ def test_the_hint_ranks_moderne_entries_by_exact_cosine_agreeing_with_the_index(
         indexed = dense_candidates(cur, vectors, only, model_key="all-MiniLM-L6-v2", depth=20)
     assert DROPWIZARD5 in exact
     assert all(snapshot.rows[rid].availability == "moderne-only" for rid in exact)
+    cosines = snapshot.cosines(sorted(set(exact) | set(indexed)), vectors)
     for n in range(len(DROPWIZARD_INTENT)):
         mine = {rid for rid, found in exact.items() if n in found}
         theirs = {rid for rid, found in indexed.items() if n in found}
         assert len(mine) == 20
-        assert len(mine & theirs) >= 18, (n, sorted(mine ^ theirs))
+        weakest_exact = min(cosines[rid][n] for rid in mine)
+        assert all(cosines[rid][n] <= weakest_exact + 1e-6 for rid in theirs - mine), n
+        assert len(mine & theirs) >= 14, (n, sorted(mine ^ theirs))
