@@ -77,13 +77,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
         runs, cases, test_set=str(args.test_set), mode=args.mode, limit=args.limit, catalog=info, generated_at=now_iso()
     )
     summary = render_summary(doc, cases)
-    if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-        summary_path(args.output).write_text(summary, encoding="utf-8")
-        print(f"wrote {args.output} and {summary_path(args.output)}", file=sys.stderr)
-    print(summary, end="")
-    return 0
+    return _report(doc, summary, args.output)
 
 
 def run_diff_search(args: argparse.Namespace) -> int:
@@ -96,10 +90,15 @@ def run_diff_search(args: argparse.Namespace) -> int:
     store.check_ready()
     doc = evaluate(store, state.embedder, cases)
     summary = render(doc)
-    if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-        summary_path(args.output).write_text(summary, encoding="utf-8")
-        print(f"wrote {args.output} and {summary_path(args.output)}", file=sys.stderr)
+    return _report(doc, summary, args.output)
+
+
+def _report(doc: dict[str, Any], summary: str, output: Path | None) -> int:
+    """Print the summary; with ``output``, also write the JSON there and the summary beside it."""
+    if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        summary_path(output).write_text(summary, encoding="utf-8")
+        print(f"wrote {output} and {summary_path(output)}", file=sys.stderr)
     print(summary, end="")
     return 0

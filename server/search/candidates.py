@@ -67,12 +67,13 @@ class CandidatePool:
         cand = self.candidates[rid]
         named = features(cand.facts, self.intents, self.snapshot.name_idf, self._rarest)
         examples = next((self.summary(leg, rid) for leg in self.legs if leg.name == "examples"), 0.0)
+        popularity = float(np.log1p(cand.facts.used_by_count))
         return (
             *named,
             examples * self._code_share,
             1.0 if cand.facts.is_composite else 0.0,
-            float(np.log1p(cand.facts.used_by_count)),
-            float(np.log1p(cand.facts.used_by_count)) * self._code_share,
+            popularity,
+            popularity * self._code_share,
         )
 
     def add(self, found: dict[str, set[int]]) -> list[str]:

@@ -40,7 +40,7 @@ import math
 import re
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -379,19 +379,13 @@ def _embed(embedder: Embedder, segments: Sequence[Segment], phrases: Sequence[li
     return out
 
 
-def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[list[str]]) -> dict[str, Future[Any]]:
-    """Start searching each distinct phrase with the hybrid ``find_recipes`` (every segment's first phrase
-    before any second one, at most ``MAX_PHRASES``), a few at a time: each call waits mostly on the
-    database, so they run beside the example scoring."""
+def _start_searches(store: CatalogStore, embedder: Embedder, phrases: Iterable[str]) -> dict[str, Future[Any]]:
+    """Start searching each distinct phrase with the hybrid ``find_recipes``, a few at a time: each call
+    waits mostly on the database, so they run beside the example scoring. The phrases are already in the
+    catalog's vocabulary (``diff_words``), so no rewritten phrasings are added to them."""
     from .hybrid import configured_tuning, find_recipes
 
-    # The phrases are already in the catalog's vocabulary (diff_words), so no rewritten phrasings are added.
     tuning = dataclasses.replace(configured_tuning(), query_rewrite=0)
-    order: dict[str, tuple[int, int]] = {}
-    for n, own in enumerate(phrases):
-        for position, phrase in enumerate(own):
-            order.setdefault(phrase, (position, n))
-    distinct = sorted(order, key=lambda p: order[p])[:MAX_PHRASES]
 
     def one(phrase: str) -> dict[str, float]:
         return {
@@ -399,18 +393,22 @@ def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[l
             for h in find_recipes(store, embedder, phrase, limit=TEXT_HITS, tuning=tuning).hits
         }
 
-    return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in distinct}
+    return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in dict.fromkeys(phrases)}
+
+
+def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[list[str]]) -> dict[str, Future[Any]]:
+    """Start the segments' phrase searches: every segment's first phrase before any second one, at most
+    ``MAX_PHRASES``."""
+    order: dict[str, tuple[int, int]] = {}
+    for n, own in enumerate(phrases):
+        for position, phrase in enumerate(own):
+            order.setdefault(phrase, (position, n))
+    return _start_searches(store, embedder, sorted(order, key=lambda p: order[p])[:MAX_PHRASES])
 
 
 def _search_wide(store: CatalogStore, embedder: Embedder, wide: Sequence[Wide]) -> dict[str, Future[Any]]:
     """Start searching the PR-level phrases (a few per diff) the same way as the segments' phrases."""
-    from .hybrid import find_recipes
-
-    def one(phrase: str) -> dict[str, float]:
-        return {h.id: float(h.fusion_score) for h in find_recipes(store, embedder, phrase, limit=TEXT_HITS).hits}
-
-    distinct = dict.fromkeys(phrase for w in wide for phrase in w.phrases)
-    return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in distinct}
+    return _start_searches(store, embedder, (phrase for w in wide for phrase in w.phrases))
 
 
 def _wide_scores(

@@ -303,26 +303,26 @@ def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
             kv = _KEY_VALUE.match(new)
             value = _strip_quotes(kv.group(2)) if kv else " ".join(new.split()[1:])
             out.append(f"change {head_new} to {value} in Gradle build")
-    for line in added:
+    out += _gradle_lines(added, "add", "to")
+    out += _gradle_lines(removed, "remove", "from")
+    return out
+
+
+def _gradle_lines(lines: Sequence[str], verb: str, place: str) -> list[str]:
+    """Phrases for a build script's lines added (``add`` … ``to``) or removed (``remove`` … ``from``) without
+    a counterpart: plugins, repositories, other blocks by their leading keyword (dependencies have their own
+    phrases above)."""
+    out: list[str] = []
+    for line in lines:
         if _coordinate(line):
             continue
         plugin = _PLUGIN.search(line)
         if plugin:
-            out.append(f"add Gradle plugin {plugin.group(1)}")
+            out.append(f"{verb} Gradle plugin {plugin.group(1)}")
         elif (repo := _REPOSITORY.match(line)) is not None:
-            out.append(f"add repository {repo.group(1)} to Gradle build")
-        elif (head := _head(line)) is not None and head not in {"}", "{"}:
-            out.append(f"add {head} to Gradle build")
-    for line in removed:
-        if _coordinate(line):
-            continue
-        plugin = _PLUGIN.search(line)
-        if plugin:
-            out.append(f"remove Gradle plugin {plugin.group(1)}")
-        elif (repo := _REPOSITORY.match(line)) is not None:
-            out.append(f"remove repository {repo.group(1)} from Gradle build")
+            out.append(f"{verb} repository {repo.group(1)} {place} Gradle build")
         elif (head := _head(line)) is not None:
-            out.append(f"remove {head} from Gradle build")
+            out.append(f"{verb} {head} {place} Gradle build")
     return out
 
 

@@ -234,14 +234,7 @@ def find_recipes(
     with store.db.connection() as conn, conn.cursor() as cur:
         snapshot = snapshot_for(store, store.check_ready(cur=cur), tuning.model_key)
         check_filters(snapshot, filters)
-        cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
-        if not filters.is_empty():
-            cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        search = _Search(cur, snapshot, queries, filters, tuning, asked)
-        search.gather(pending.result)
-        search.score()
-        search.drop_weak(min_score)
-        search.expand()
+        search = _ranked(cur, snapshot, queries, filters, tuning, pending.result, min_score, asked)
         kept = search.candidates
         ordered = sorted(kept, key=lambda rid: (-kept[rid].score, rid))
         hits = _hydrate(store.get_recipes(ordered[:limit], cur=cur), ordered[:limit], kept)
@@ -273,22 +266,39 @@ def scored_pool(
     *,
     snapshot: RankingSnapshot | None = None,
 ) -> CandidatePool:
-    """The candidate pool ``find_recipes`` ranks (default filters, default ``min_score``), scored and expanded:
-    what the rerank fit (``evaluation/rerank_train.py``) reads its scores and features from. ``snapshot``
-    replaces the catalog's (the fit leaves a pseudo-query's own example out of it)."""
+    """The candidate pool ``find_recipes`` ranks (default filters, default ``min_score``, no rewritten
+    phrasings), scored and expanded: what the rerank fit (``evaluation/rerank_train.py``) reads its scores
+    and features from. ``snapshot`` replaces the catalog's (the fit leaves a pseudo-query's own example out
+    of it)."""
     queries = normalize_queries(intent)
     filters = moderne.search_filters(SearchFilters(), False)
     pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)
     with store.db.connection() as conn, conn.cursor() as cur:
         snapshot = snapshot or snapshot_for(store, store.check_ready(cur=cur), tuning.model_key)
-        cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
+        return _ranked(cur, snapshot, queries, filters, tuning, pending.result, DEFAULT_MIN_SCORE).pool
+
+
+def _ranked(
+    cur: Any,
+    snapshot: RankingSnapshot,
+    queries: list[str],
+    filters: SearchFilters,
+    tuning: SearchTuning,
+    query_vectors: Callable[[], np.ndarray],
+    min_score: float,
+    asked: int | None = None,
+) -> _Search:
+    """One search over ``filters``, run to its final scores: legs, fusion, weak matches dropped, families
+    expanded (what ``find_recipes`` and ``scored_pool`` share)."""
+    cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
+    if not filters.is_empty():
         cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        search = _Search(cur, snapshot, queries, filters, tuning)
-        search.gather(pending.result)
-        search.score()
-        search.drop_weak(DEFAULT_MIN_SCORE)
-        search.expand()
-    return search.pool
+    search = _Search(cur, snapshot, queries, filters, tuning, asked)
+    search.gather(query_vectors)
+    search.score()
+    search.drop_weak(min_score)
+    search.expand()
+    return search
 
 
 def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, Candidate]) -> list[SearchHit]:
