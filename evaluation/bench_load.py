@@ -35,13 +35,8 @@ from typing import Any
 
 import anyio
 
-VARIATIONS = [
-    "migrate the project from JUnit 4 to JUnit 5",
-    "replace org.junit.Test with org.junit.jupiter.api.Test",
-    "upgrade unit tests to Jupiter",
-    "convert @Before and @After to @BeforeEach and @AfterEach",
-    "change junit dependency in build.gradle to junit-jupiter",
-]
+from .bench_server import VARIATIONS, pct
+
 RECIPE = """type: specs.openrewrite.org/v1beta/recipe
 name: com.example.UseTemurin
 displayName: Use Temurin
@@ -98,12 +93,6 @@ class Level:
             "errors": len(errors),
             "error_kinds": dict(Counter(first_words(c.error or "") for c in errors)),
         }
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def first_words(message: str) -> str:

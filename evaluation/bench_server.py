@@ -33,6 +33,9 @@ VARIATIONS = [
 
 
 def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank; 0.0 when there are none)."""
+    if not values:
+        return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
