@@ -308,3 +308,18 @@ def test_the_cli_says_a_hit_came_from_the_whole_pr(catalog, tmp_path: Path) -> N
     assert cli.returncode == 0, cli.stderr
     assert '~ description; "migrate javax to jakarta"' in cli.stdout
     assert "the whole PR (3 hunks in 3 files: src/main/java/app/Order.java" in cli.stdout
+
+
+# -- search-only recipes ------------------------------------------------------------------------------
+def test_search_only_is_the_rankings_fact_and_find_and_replace_changes_text(catalog, embedder) -> None:
+    # One rule for both searches (``priors.is_search_only``): FindAndReplace changes text, Find only marks it.
+    snap = diff_search._snapshot(catalog)
+    assert "org.openrewrite.text.FindAndReplace" not in snap.search_only
+    assert {"org.openrewrite.text.Find", "org.openrewrite.java.search.FindMethods"} <= snap.search_only
+    text = (
+        "diff --git a/docs/notes.txt b/docs/notes.txt\n--- a/docs/notes.txt\n+++ b/docs/notes.txt\n"
+        "@@ -1,3 +1,3 @@\n Deploy notes\n-Run the service on port 8080.\n+Run the service on port 9090.\n end\n"
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert ids[0] == "org.openrewrite.text.FindAndReplace", ids  # a text edit: the text recipe, not halved
+    assert "org.openrewrite.text.Find" not in ids[:3]
