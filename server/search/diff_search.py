@@ -59,6 +59,7 @@ from ..errors import BadInput
 from .diff_split import Segment, split_diff
 from .diff_words import Wide, describe, describe_pr, versions
 from .models import SearchHit, catalog_fields
+from .priors import is_generated_fragment
 from .snapshot import snapshot_for
 
 MODEL_KEY = "all-MiniLM-L6-v2"
@@ -87,6 +88,7 @@ SPREAD_MIN = 0.85  # ... counted where the recipe is among a segment's best (sha
 SEGMENT_LIFT = 0.5  # in the pick: how far each segment's scores are lifted toward the diff's best segment
 UNWORDED = 0.7  # in the pick: a segment without any phrase (its scores' share)
 SEARCH_ONLY = 0.5  # a search-only recipe (``priors.is_search_only``) marks code, a PR changes it
+COPY = 0.7  # a republished copy (``io.quarkus.updates...``) or a generated ``Outer$Inner`` fragment
 W_WIDE = 2.0  # a PR-level description (the same move in several files), searched with find_recipes
 WIDE_MIN = 0.6  # ... its hits below this fusion score are left out (the words met no recipe's own words)
 # ... a hit gains W_EXPLAIN times the share of the summed-up segments that it, or a recipe it lists, is
@@ -166,6 +168,7 @@ class _Snapshot:
     recipe_idf: dict[str, float]
     whole_file: np.ndarray  # per example: 1 deleted file, 2 new file, 0 an edit
     search_only: frozenset[str]  # recipes that mark or report instead of changing (``priors.is_search_only``)
+    copies: frozenset[str]  # republished copies and generated ``Outer$Inner`` fragments (``priors``)
 
 
 def _side_tokens(change: Change) -> set[str]:
@@ -180,6 +183,12 @@ def _side_tokens(change: Change) -> set[str]:
 def _whole_file(change: Change) -> int:
     """1: the change deletes a file, 2: it creates one, 0: it edits one."""
     return 1 if change.deleted_file else 2 if change.new_file else 0
+
+
+def _example_kind(kind: str) -> str:
+    """Some pages name a Gradle example's block after the test helper that builds it (``buildGradleKts``,
+    ``settingsGradle``) instead of a file: those are Gradle scripts, as a PR's ``build.gradle.kts`` is."""
+    return "gradle" if kind.endswith(("gradle", "gradlekts")) else kind
 
 
 # -- the catalog side --------------------------------------------------------------------------------
@@ -234,7 +243,7 @@ def _snapshot(store: CatalogStore) -> _Snapshot:
             idf,
             weights,
             [ex.recipe_id for ex in examples],
-            np.array([ex.change.kind for ex in examples]),
+            np.array([_example_kind(ex.change.kind) for ex in examples]),
             recipe_ids,
             recipe_matrix,
             parents,
@@ -242,6 +251,9 @@ def _snapshot(store: CatalogStore) -> _Snapshot:
             recipe_idf,
             np.array([_whole_file(ex.change) for ex in examples]),
             frozenset(rid for rid, row in ranking.rows.items() if row.facts.search_only),
+            frozenset(
+                rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
+            ),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)
@@ -443,7 +455,7 @@ def _wide_scores(
                     continue
                 share = explains.get(rid, 0) / len(w.segments)
                 score = weight * value * (1 + W_EXPLAIN * share) * version_factor(rid, added)
-                score *= SEARCH_ONLY if rid in snap.search_only else 1.0
+                score *= _demotion(rid, snap)
                 if rid not in scores or score > scores[rid].score:
                     scores[rid] = _Match(score, 0.0, None, [], phrase)
         out.append(scores)
@@ -466,6 +478,13 @@ def _text_scores(phrases: Sequence[list[str]], pending: dict[str, Future[Any]]) 
     return out
 
 
+def _demotion(recipe_id: str, snap: _Snapshot) -> float:
+    """A search-only recipe marks what it finds, a PR diff is a change; a republished copy or a generated
+    fragment takes a slot its canonical recipe (or collection) should have."""
+    factor = SEARCH_ONLY if recipe_id in snap.search_only else 1.0
+    return factor * COPY if recipe_id in snap.copies else factor
+
+
 def _fuse(
     seg: Change, example: dict[str, _Match], text: dict[str, tuple[float, str]], snap: _Snapshot
 ) -> dict[str, _Match]:
@@ -482,8 +501,7 @@ def _fuse(
             base *= WHOLE_FILE_CONTENT
         words_score, phrase = text.get(rid, (0.0, None))
         score = (base + W_TEXT * words_score) * version_factor(rid, added)
-        if rid in snap.search_only:  # it marks what it finds; a PR diff is a change
-            score *= SEARCH_ONLY
+        score *= _demotion(rid, snap)
         if match is None:
             out[rid] = _Match(score, 0.0, None, [], phrase)
         else:
