@@ -359,3 +359,15 @@ def test_republished_copies_rank_below_the_canonical_recipes(catalog, embedder) 
     assert ids[0] == canonical, ids
     umbrella = "org.openrewrite.java.migrate.jakarta.JavaxMigrationToJakarta"
     assert copy not in ids[:5] and ids.index(umbrella) < (ids.index(copy) if copy in ids else 10), ids
+
+
+def test_a_base_image_change_finds_the_generic_from_recipe_too(catalog, embedder) -> None:
+    text = (
+        "diff --git a/Dockerfile b/Dockerfile\n--- a/Dockerfile\n+++ b/Dockerfile\n"
+        "@@ -1,3 +1,3 @@\n-FROM openjdk:17-jdk-slim\n+FROM eclipse-temurin:21-jdk\n"
+        " WORKDIR /app\n COPY app.jar app.jar\n"
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    # The image names find the recipe that knows them; the bare words find ChangeFrom, which does any swap.
+    assert ids[0] == "org.openrewrite.java.migrate.UpgradeDockerImageVersion", ids
+    assert "org.openrewrite.docker.ChangeFrom" in ids[:3], ids

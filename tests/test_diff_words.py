@@ -219,3 +219,9 @@ def test_imports_whose_class_changed_read_as_type_changes() -> None:
         ["import static org.fresh.Util.helper;", "import org.fresh.Thing;", "import java.util.List;"],
     )
     assert describe("src/main/java/a/A.java", moved) == ["change package org.old to org.fresh"]
+
+
+def test_a_new_base_image_is_also_said_without_the_image_names() -> None:
+    docker = phrases_of("notification-service-pr2", "Dockerfile")[0]
+    assert docker[0].startswith("change Dockerfile FROM base image openjdk:11-jdk-slim")
+    assert "change the base image in a Dockerfile FROM instruction" in docker

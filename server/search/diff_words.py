@@ -30,6 +30,7 @@ MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the wo
 # Java imports whose class changed on the way (``org.junit.Assert`` → ``org.junit.jupiter.api.Assertions``,
 # ``Before`` → ``BeforeEach``) read as "change type ..." before the package move.
 STATIC_TYPES = True
+BARE_FROM = True  # a FROM line's new image: also said without the image names
 
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
 _COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
@@ -254,6 +255,10 @@ def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
                 tag = new_image.partition(":")[2] or "latest"
                 out.append(f"upgrade Docker image {new_name} version to {tag}")
             out.append(f"change Dockerfile FROM base image {old_image} to {new_image}")
+            if BARE_FROM:
+                # The image names find the recipes that know those images; without them the words are the
+                # generic edit's own (``ChangeFrom``: "Change the base image in a Dockerfile FROM instruction").
+                out.append("change the base image in a Dockerfile FROM instruction")
         elif (head := _head(new)) is not None:
             out.append(f"change Dockerfile {head.upper()} instruction")
     for line in added + removed:
