@@ -308,3 +308,66 @@ def test_the_cli_says_a_hit_came_from_the_whole_pr(catalog, tmp_path: Path) -> N
     assert cli.returncode == 0, cli.stderr
     assert '~ description; "migrate javax to jakarta"' in cli.stdout
     assert "the whole PR (3 hunks in 3 files: src/main/java/app/Order.java" in cli.stdout
+
+
+# -- search-only recipes ------------------------------------------------------------------------------
+def test_search_only_is_the_rankings_fact_and_find_and_replace_changes_text(catalog, embedder) -> None:
+    # One rule for both searches (``priors.is_search_only``): FindAndReplace changes text, Find only marks it.
+    snap = diff_search._snapshot(catalog)
+    assert "org.openrewrite.text.FindAndReplace" not in snap.search_only
+    assert {"org.openrewrite.text.Find", "org.openrewrite.java.search.FindMethods"} <= snap.search_only
+    text = (
+        "diff --git a/docs/notes.txt b/docs/notes.txt\n--- a/docs/notes.txt\n+++ b/docs/notes.txt\n"
+        "@@ -1,3 +1,3 @@\n Deploy notes\n-Run the service on port 8080.\n+Run the service on port 9090.\n end\n"
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert ids[0] == "org.openrewrite.text.FindAndReplace", ids  # a text edit: the text recipe, not halved
+    assert "org.openrewrite.text.Find" not in ids[:3]
+
+
+def test_gradle_examples_named_after_the_test_helper_are_gradle(catalog, embedder) -> None:
+    # UpgradePluginVersion's page shows its example as a ``buildGradleKts`` block, not a file name.
+    assert diff_search._example_kind("buildgradlekts") == "gradle"
+    assert diff_search._example_kind("settingsgradle") == "gradle"
+    assert diff_search._example_kind("properties") == "properties"
+    snap = diff_search._snapshot(catalog)
+    upgrade = [n for n, rid in enumerate(snap.example_recipes) if rid.endswith(".plugins.UpgradePluginVersion")]
+    assert upgrade and all(snap.kinds[n] == "gradle" for n in upgrade)
+    text = (
+        "diff --git a/build.gradle b/build.gradle\n--- a/build.gradle\n+++ b/build.gradle\n"
+        "@@ -1,4 +1,4 @@\n plugins {\n     id 'java'\n"
+        "-    id 'com.github.johnrengelman.shadow' version '6.1.0'\n"
+        "+    id 'com.github.johnrengelman.shadow' version '7.1.2'\n }\n"
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=5).hits]
+    # The same plugin at a new version: upgrade it, not ChangePlugin (which swaps one plugin for another).
+    assert ids[0] == "org.openrewrite.gradle.plugins.UpgradePluginVersion", ids
+
+
+def test_republished_copies_rank_below_the_canonical_recipes(catalog, embedder) -> None:
+    snap = diff_search._snapshot(catalog)
+    copy = "io.quarkus.updates.core.quarkus30.JavaxPersistenceToJakartaPersistence"
+    canonical = "org.openrewrite.java.migrate.jakarta.JavaxPersistenceToJakartaPersistence"
+    assert copy in snap.copies and canonical not in snap.copies
+    path = "src/main/java/app/Order.java"
+    text = (
+        f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,6 +1,6 @@\n package app;\n \n"
+        "-import javax.persistence.Entity;\n-import javax.persistence.Id;\n"
+        "+import jakarta.persistence.Entity;\n+import jakarta.persistence.Id;\n \n public class Order {\n"
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert ids[0] == canonical, ids
+    umbrella = "org.openrewrite.java.migrate.jakarta.JavaxMigrationToJakarta"
+    assert copy not in ids[:5] and ids.index(umbrella) < (ids.index(copy) if copy in ids else 10), ids
+
+
+def test_a_base_image_change_finds_the_generic_from_recipe_too(catalog, embedder) -> None:
+    text = (
+        "diff --git a/Dockerfile b/Dockerfile\n--- a/Dockerfile\n+++ b/Dockerfile\n"
+        "@@ -1,3 +1,3 @@\n-FROM openjdk:17-jdk-slim\n+FROM eclipse-temurin:21-jdk\n"
+        " WORKDIR /app\n COPY app.jar app.jar\n"
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    # The image names find the recipe that knows them; the bare words find ChangeFrom, which does any swap.
+    assert ids[0] == "org.openrewrite.java.migrate.UpgradeDockerImageVersion", ids
+    assert "org.openrewrite.docker.ChangeFrom" in ids[:3], ids

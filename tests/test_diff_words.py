@@ -199,3 +199,29 @@ def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(mo
     monkeypatch.undo()
     other = describe_pr([(s.file, s.change) for s in segments_of("user-management-service-pr2")])
     assert [w.phrases[0] for w in other] == ["migrate junit to org.junit.jupiter"]
+
+
+def test_imports_whose_class_changed_read_as_type_changes() -> None:
+    # import org.junit.Before / Test / static org.junit.Assert.* → jupiter's BeforeEach / Test / Assertions.*
+    [imports, _annotation] = phrases_of("user-management-service-pr2", "UserResourceTest.java")
+    assert imports == [
+        "change type org.junit.Before to org.junit.jupiter.api.BeforeEach",
+        "change type org.junit.Assert to org.junit.jupiter.api.Assertions",
+        "change package org.junit to org.junit.jupiter.api",
+    ]
+    webjars = phrases_of("webjars-locator-lite-pr10", ".java")
+    assert webjars[0] == ["change type org.junit.Assert to org.junit.jupiter.api.Assertions"]  # static members
+    assert webjars[1] == ["change package org.junit to org.junit.jupiter.api"]  # the same Test class, moved
+    # A static member whose class kept its name only moved package; unrelated new imports pair with nothing.
+    moved = Change(
+        "java",
+        ["import static org.old.Util.helper;", "import org.old.Thing;"],
+        ["import static org.fresh.Util.helper;", "import org.fresh.Thing;", "import java.util.List;"],
+    )
+    assert describe("src/main/java/a/A.java", moved) == ["change package org.old to org.fresh"]
+
+
+def test_a_new_base_image_is_also_said_without_the_image_names() -> None:
+    docker = phrases_of("notification-service-pr2", "Dockerfile")[0]
+    assert docker[0].startswith("change Dockerfile FROM base image openjdk:11-jdk-slim")
+    assert "change the base image in a Dockerfile FROM instruction" in docker

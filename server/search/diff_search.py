@@ -59,6 +59,8 @@ from ..errors import BadInput
 from .diff_split import Segment, split_diff
 from .diff_words import Wide, describe, describe_pr, versions
 from .models import SearchHit, catalog_fields
+from .priors import is_generated_fragment
+from .snapshot import snapshot_for
 
 MODEL_KEY = "all-MiniLM-L6-v2"
 
@@ -85,7 +87,8 @@ W_SPREAD = 0.15  # in the whole-diff pick: share of a recipe's matches in other 
 SPREAD_MIN = 0.85  # ... counted where the recipe is among a segment's best (share of that segment's top)
 SEGMENT_LIFT = 0.5  # in the pick: how far each segment's scores are lifted toward the diff's best segment
 UNWORDED = 0.7  # in the pick: a segment without any phrase (its scores' share)
-SEARCH_ONLY = 0.5  # a search recipe (``.search.`` package, ``Find*``) marks code, a PR changes it
+SEARCH_ONLY = 0.5  # a search-only recipe (``priors.is_search_only``) marks code, a PR changes it
+COPY = 0.7  # a republished copy (``io.quarkus.updates...``) or a generated ``Outer$Inner`` fragment
 W_WIDE = 2.0  # a PR-level description (the same move in several files), searched with find_recipes
 WIDE_MIN = 0.6  # ... its hits below this fusion score are left out (the words met no recipe's own words)
 # ... a hit gains W_EXPLAIN times the share of the summed-up segments that it, or a recipe it lists, is
@@ -164,6 +167,8 @@ class _Snapshot:
     recipe_postings: dict[str, np.ndarray]  # word of an id, name or description → recipe indices
     recipe_idf: dict[str, float]
     whole_file: np.ndarray  # per example: 1 deleted file, 2 new file, 0 an edit
+    search_only: frozenset[str]  # recipes that mark or report instead of changing (``priors.is_search_only``)
+    copies: frozenset[str]  # republished copies and generated ``Outer$Inner`` fragments (``priors``)
 
 
 def _side_tokens(change: Change) -> set[str]:
@@ -180,9 +185,20 @@ def _whole_file(change: Change) -> int:
     return 1 if change.deleted_file else 2 if change.new_file else 0
 
 
+def _example_kind(kind: str) -> str:
+    """Some pages name a Gradle example's block after the test helper that builds it (``buildGradleKts``,
+    ``settingsGradle``) instead of a file: those are Gradle scripts, as a PR's ``build.gradle.kts`` is."""
+    return "gradle" if kind.endswith(("gradle", "gradlekts")) else kind
+
+
 # -- the catalog side --------------------------------------------------------------------------------
 def _snapshot(store: CatalogStore) -> _Snapshot:
+    from .hybrid import configured_tuning
+
     meta = store.check_ready()
+    # The search's ranking snapshot already knows which recipes only find things (one rule for both
+    # searches); read it before ``memo`` builds ours, which holds the memo lock.
+    ranking = snapshot_for(store, meta, configured_tuning().model_key)
 
     def build() -> _Snapshot:
         with store.db.cursor() as cur:
@@ -227,13 +243,17 @@ def _snapshot(store: CatalogStore) -> _Snapshot:
             idf,
             weights,
             [ex.recipe_id for ex in examples],
-            np.array([ex.change.kind for ex in examples]),
+            np.array([_example_kind(ex.change.kind) for ex in examples]),
             recipe_ids,
             recipe_matrix,
             parents,
             recipe_postings,
             recipe_idf,
             np.array([_whole_file(ex.change) for ex in examples]),
+            frozenset(rid for rid, row in ranking.rows.items() if row.facts.search_only),
+            frozenset(
+                rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
+            ),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)
@@ -435,7 +455,7 @@ def _wide_scores(
                     continue
                 share = explains.get(rid, 0) / len(w.segments)
                 score = weight * value * (1 + W_EXPLAIN * share) * version_factor(rid, added)
-                score *= SEARCH_ONLY if _search_only(rid) else 1.0
+                score *= _demotion(rid, snap)
                 if rid not in scores or score > scores[rid].score:
                     scores[rid] = _Match(score, 0.0, None, [], phrase)
         out.append(scores)
@@ -458,10 +478,11 @@ def _text_scores(phrases: Sequence[list[str]], pending: dict[str, Future[Any]]) 
     return out
 
 
-def _search_only(recipe_id: str) -> bool:
-    """Search recipes mark what they find instead of changing it; a PR diff is a change."""
-    package, _, name = recipe_id.rpartition(".")
-    return ".search" in f".{package}." or name.startswith("Find")
+def _demotion(recipe_id: str, snap: _Snapshot) -> float:
+    """A search-only recipe marks what it finds, a PR diff is a change; a republished copy or a generated
+    fragment takes a slot its canonical recipe (or collection) should have."""
+    factor = SEARCH_ONLY if recipe_id in snap.search_only else 1.0
+    return factor * COPY if recipe_id in snap.copies else factor
 
 
 def _fuse(
@@ -480,8 +501,7 @@ def _fuse(
             base *= WHOLE_FILE_CONTENT
         words_score, phrase = text.get(rid, (0.0, None))
         score = (base + W_TEXT * words_score) * version_factor(rid, added)
-        if _search_only(rid):
-            score *= SEARCH_ONLY
+        score *= _demotion(rid, snap)
         if match is None:
             out[rid] = _Match(score, 0.0, None, [], phrase)
         else:

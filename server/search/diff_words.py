@@ -27,6 +27,10 @@ from ..diffs.features import Change, line_head
 
 MAX_PHRASES = 4  # per hunk: the most specific first
 MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it
+# Java imports whose class changed on the way (``org.junit.Assert`` → ``org.junit.jupiter.api.Assertions``,
+# ``Before`` → ``BeforeEach``) read as "change type ..." before the package move.
+STATIC_TYPES = True
+BARE_FROM = True  # a FROM line's new image: also said without the image names
 
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
 _COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
@@ -251,6 +255,10 @@ def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
                 tag = new_image.partition(":")[2] or "latest"
                 out.append(f"upgrade Docker image {new_name} version to {tag}")
             out.append(f"change Dockerfile FROM base image {old_image} to {new_image}")
+            if BARE_FROM:
+                # The image names find the recipes that know those images; without them the words are the
+                # generic edit's own (``ChangeFrom``: "Change the base image in a Dockerfile FROM instruction").
+                out.append("change the base image in a Dockerfile FROM instruction")
         elif (head := _head(new)) is not None:
             out.append(f"change Dockerfile {head.upper()} instruction")
     for line in added + removed:
@@ -372,15 +380,26 @@ def _java(path: str, change: Change, context: list[str]) -> list[str]:
     new_imports = [(m.group(2), bool(m.group(1))) for line in change.added if (m := _IMPORT.match(line))]
     old_by_name = {name.rsplit(".", 1)[-1]: name for name, _ in old_imports}
     moves: list[tuple[str, str]] = []
-    for name, _static in new_imports:
+    types: list[tuple[str, str]] = []
+    for name, static in new_imports:
         simple = name.rsplit(".", 1)[-1]
         old = old_by_name.get(simple)
         if old and old != name:
-            moves.append((old.rsplit(".", 1)[0], name.rsplit(".", 1)[0]))
+            old_owner, new_owner = old.rsplit(".", 1)[0], name.rsplit(".", 1)[0]
+            # A static member kept its name while its class changed (``org.junit.Assert.assertEquals`` →
+            # ``org.junit.jupiter.api.Assertions.assertEquals``): a type change, not only a package move.
+            if static and STATIC_TYPES and old_owner.rsplit(".", 1)[-1] != new_owner.rsplit(".", 1)[-1]:
+                types.append((old_owner, new_owner))
+            else:
+                moves.append((old_owner, new_owner))
+    if STATIC_TYPES and moves:
+        types += _renamed_on_the_way(old_imports, new_imports, set(moves))
+    for old_type, new_type in list(dict.fromkeys(types))[:2]:
+        out.append(f"change type {old_type} to {new_type}")
     if moves:
         common = max(set(moves), key=moves.count)
         out.append(f"change package {_shared_prefix_move(*common)}")
-    elif old_imports and new_imports:
+    elif old_imports and new_imports and not types:
         out.append(f"change type {old_imports[0][0]} to {new_imports[0][0]}")
     elif old_imports and not new_imports and not [line for line in change.added if line.strip()]:
         out.append(f"remove unused imports {old_imports[0][0]}")
@@ -402,6 +421,26 @@ def _java(path: str, change: Change, context: list[str]) -> list[str]:
         out.append(f"remove annotation @{gone[0]}")
     elif came:
         out.append(f"add annotation @{came[0]}")
+    return out
+
+
+def _renamed_on_the_way(
+    old_imports: list[tuple[str, bool]], new_imports: list[tuple[str, bool]], moves: set[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """Classes renamed while their package moved as the hunk's other imports did (``org.junit.Before`` →
+    ``org.junit.jupiter.api.BeforeEach``; a static wildcard ``org.junit.Assert.*`` → ``...Assertions.*``):
+    the imports nothing else pairs, taken in order, of the same kind, between the packages of a move."""
+    old_simple = {name.rsplit(".", 1)[-1] for name, _ in old_imports}
+    new_simple = {name.rsplit(".", 1)[-1] for name, _ in new_imports}
+    left_old = [(n, st) for n, st in old_imports if n.rsplit(".", 1)[-1] not in new_simple]
+    left_new = [(n, st) for n, st in new_imports if n.rsplit(".", 1)[-1] not in old_simple]
+    out: list[tuple[str, str]] = []
+    for (old, old_static), (new, new_static) in zip(left_old, left_new, strict=False):
+        old_class, new_class = old.rsplit(".", 1)[-1], new.rsplit(".", 1)[-1]
+        if old_static != new_static or not (old_class[:1].isupper() and new_class[:1].isupper()):
+            continue
+        if (old.rsplit(".", 1)[0], new.rsplit(".", 1)[0]) in moves:
+            out.append((old, new))
     return out
 
 
