@@ -100,9 +100,11 @@ class _Search:
         asked: int | None = None,
         *,
         exact: bool = False,
+        memo: dict[str, Any] | None = None,
     ):
         self.cur = cur
         self.exact = exact
+        self.memo: dict[str, Any] = {} if memo is None else memo  # shared by the legs of one search call
         if tuning.fusion not in FUSIONS:
             raise QueryError(f"unknown fusion {tuning.fusion!r}; one of {', '.join(FUSIONS)}.")
         self.fusion: Fusion = FUSIONS[tuning.fusion]
@@ -119,7 +121,9 @@ class _Search:
         pool = self.pool
         found: dict[str, set[int]] = {}
         evidence: dict[str, dict[str, np.ndarray]] = {}  # leg → recipe id → evidence per variation
-        context = LegContext(self.cur, pool.snapshot, pool.queries, pool.filters, pool.tuning, exact=self.exact)
+        context = LegContext(
+            self.cur, pool.snapshot, pool.queries, pool.filters, pool.tuning, exact=self.exact, memo=self.memo
+        )
         ordered = [leg for leg in pool.legs if not leg.needs_vectors] + [leg for leg in pool.legs if leg.needs_vectors]
         for leg in ordered:
             if leg.needs_vectors and context.vectors is None:
@@ -128,7 +132,10 @@ class _Search:
             per_leg = evidence.setdefault(leg.name, {})
             for n, matches in enumerate(leg.gather(context)):
                 for rid, value in matches.items():
-                    per_leg.setdefault(rid, np.zeros(len(pool.queries)))[n] = value
+                    values = per_leg.get(rid)
+                    if values is None:
+                        values = per_leg[rid] = np.zeros(len(pool.queries))
+                    values[n] = value
                     found.setdefault(rid, set()).add(n)
         if context.vectors is None:
             pool.vectors = query_vectors()
@@ -243,7 +250,7 @@ def find_recipes(
         if filters.availability == "docs" and len(search.pool.vectors) and snapshot.filter_mask(only).any():
             # What the default filter left out, ranked by exact cosine in memory: on this subset a filtered
             # HNSW scan cost more than the whole rest of the search.
-            others = _Search(cur, snapshot, queries, only, tuning, asked, exact=True)
+            others = _Search(cur, snapshot, queries, only, tuning, asked, exact=True, memo=search.memo)
             vectors = search.pool.vectors
             others.gather(lambda: vectors)
             others.score()
