@@ -77,8 +77,23 @@ class CatalogStore:
 
     # -- schema -------------------------------------------------------------------------------------
     def meta(self, *, cur: Any = None) -> dict[str, str]:
-        """Catalog metadata; an empty dict when the database has no catalog tables yet."""
+        """Catalog metadata; an empty dict when the database has no catalog tables yet.
+
+        One round trip when the cursor's connection has no transaction open (every search starts with this
+        read): the metadata is read directly, and a missing table rolls back a transaction that held only
+        that statement. Inside an open transaction, whose earlier work a rollback would lose, the table is
+        looked up first."""
+        import psycopg2
+        from psycopg2.extensions import TRANSACTION_STATUS_IDLE
+
         with self.db.cursor(cur) as c:
+            if c.connection.info.transaction_status == TRANSACTION_STATUS_IDLE:
+                try:
+                    c.execute("SELECT key, value FROM catalog_meta")
+                except psycopg2.errors.UndefinedTable:
+                    c.connection.rollback()
+                    return {}
+                return dict(c.fetchall())
             c.execute("SELECT to_regclass('catalog_meta') IS NOT NULL")
             if not c.fetchone()[0]:
                 return {}

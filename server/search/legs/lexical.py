@@ -74,6 +74,8 @@ def parsed_queries(cur: Any, texts: Sequence[str], memo: dict[str, str] | None =
     memo = {} if memo is None else memo
     missing = list(dict.fromkeys(t for t in texts if t not in memo))
     if missing:
+        if cur is None:
+            raise RuntimeError("lexical leg run without a cursor before its phrases were parsed")
         cur.execute(
             "SELECT n, websearch_to_tsquery('english', t)::text FROM unnest(%s::text[]) WITH ORDINALITY AS q(t, n) "
             "ORDER BY n",
