@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -242,14 +243,25 @@ class CatalogStore:
         model_key: str,
         meta: Mapping[str, str],
         also: Callable[[Any], object] | None = None,
+        timings: dict[str, float] | None = None,
     ) -> int:
         """Replace the catalog in ONE transaction: a failure leaves the previous catalog intact.
 
         ``changed_ids`` are rewritten; recipes absent from ``recipes`` are deleted; ``embeddings`` maps
         recipe id → (text hash, vector) for the ones to (re-)embed; ``also(cursor)`` writes derived tables
-        (the examples) inside the same transaction. Returns the number of removed recipes.
+        (the examples) inside the same transaction. Returns the number of removed recipes. ``timings``, when
+        given, receives the seconds of each step (recipes, embeddings, also, index, meta, commit).
         """
         from psycopg2.extras import execute_values
+
+        steps = timings if timings is not None else {}
+        mark = time.perf_counter()
+
+        def step(name: str) -> None:
+            nonlocal mark
+            now = time.perf_counter()
+            steps[name] = round(now - mark, 2)
+            mark = now
 
         keep = [r.id for r in recipes]
         with self.db.connection() as conn, conn.cursor() as cur:
@@ -277,11 +289,15 @@ class CatalogStore:
                     "|| setweight(to_tsvector('english', %s), 'C'))",
                     page_size=500,
                 )
+            step("recipes")
             _upsert_embeddings(cur, model_key, embeddings)
+            step("embeddings")
             if also is not None:
                 also(cur)
+            step("also")
             # After the bulk insert: building the HNSW graph once is much cheaper than growing it row by row.
             cur.execute(schema.hnsw_index_sql(model_key))
+            step("index")
             cur.execute("DELETE FROM modules")
             if modules:
                 execute_values(
@@ -296,6 +312,8 @@ class CatalogStore:
                 "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 list(full_meta.items()),
             )
+            step("meta")
+        step("commit")
         self._ids_cache = None
         return removed
 
