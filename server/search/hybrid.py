@@ -61,7 +61,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _QUERY_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-embedding")
-_HINT = ThreadPoolExecutor(max_workers=4, thread_name_prefix="moderne-hint")
+# As many workers as the default connection pool has connections: a search waits for its hint holding one, so
+# (at the default pool size) no search waits for another's hint
+_HINT = ThreadPoolExecutor(max_workers=config.DEFAULT_DB_POOL_SIZE, thread_name_prefix="moderne-hint")
 
 
 class QueryError(BadInput):
