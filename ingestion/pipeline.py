@@ -48,7 +48,7 @@ class IngestReport(BaseModel):
     removed: int
     skipped: list[SkippedPage] = Field(default_factory=list)
     seconds: float
-    stage_seconds: dict[str, float] = Field(default_factory=dict, description="parse, embed and write times")
+    stage_seconds: dict[str, float] = Field(default_factory=dict, description="parse, embed, write times and parts")
 
     def summary(self) -> str:
         lines = [
@@ -131,12 +131,14 @@ def ingest(
         log.info("embedding %d recipe(s)", len(ids))
         matrix = embedder.encode([to_embed[i][1] for i in ids], show_progress=progress)
         vectors = {rid: (to_embed[rid][0], matrix[n]) for n, rid in enumerate(ids)}
+    stages["embed_recipes"] = time.perf_counter() - mark
     if examples_to_embed:
         keys = list(examples_to_embed)
         log.info("embedding %d example(s)", len(keys))
         matrix = embedder.encode([examples_to_embed[k][1] for k in keys], show_progress=progress)
         example_vectors = {k: (examples_to_embed[k][0], matrix[n]) for n, k in enumerate(keys)}
     stages["embed"] = time.perf_counter() - mark
+    stages["embed_examples"] = stages["embed"] - stages["embed_recipes"]
     mark = time.perf_counter()
 
     unchanged = len([r for r in recipes if r.id not in changed and r.id not in to_embed])
@@ -150,6 +152,7 @@ def ingest(
         "recipe_count": str(len(recipes)),
     }
     written: list[int] = []
+    write_stages: dict[str, float] = {}
     if (
         changed
         or vectors
@@ -166,10 +169,12 @@ def ingest(
             model_key=MODEL_KEY,
             meta=meta,
             also=lambda cur: written.append(write_examples(cur, rows, model_key=MODEL_KEY, embeddings=example_vectors)),
+            timings=write_stages,
         )
     else:
         removed = 0
     stages["write"] = time.perf_counter() - mark
+    stages.update({f"write_{step}": seconds for step, seconds in write_stages.items()})
     return IngestReport(
         source=source_label,
         recipes=len(recipes),

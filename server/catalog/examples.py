@@ -19,6 +19,7 @@ import numpy as np
 
 from ..diffs.features import Change, example_change
 from .models import Recipe, RecipeExample
+from .store import vector_literal
 
 Key = tuple[str, int]  # (recipe id, ordinal on the page)
 
@@ -112,7 +113,7 @@ def write_examples(
             "UPDATE recipe_examples e SET model = v.model, text_hash = v.text_hash, embedding = v.embedding "
             "FROM (VALUES %s) AS v (recipe_id, ordinal, model, text_hash, embedding) "
             "WHERE e.recipe_id = v.recipe_id AND e.ordinal = v.ordinal",
-            [(rid, n, model_key, th, vec) for (rid, n), (th, vec) in embeddings.items()],
+            [(rid, n, model_key, th, vector_literal(vec)) for (rid, n), (th, vec) in embeddings.items()],
             template="(%s, %s, %s, %s, %s::vector)",
             page_size=500,
         )

@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -77,8 +78,23 @@ class CatalogStore:
 
     # -- schema -------------------------------------------------------------------------------------
     def meta(self, *, cur: Any = None) -> dict[str, str]:
-        """Catalog metadata; an empty dict when the database has no catalog tables yet."""
+        """Catalog metadata; an empty dict when the database has no catalog tables yet.
+
+        One round trip when the cursor's connection has no transaction open (every search starts with this
+        read): the metadata is read directly, and a missing table rolls back a transaction that held only
+        that statement. Inside an open transaction, whose earlier work a rollback would lose, the table is
+        looked up first."""
+        import psycopg2
+        from psycopg2.extensions import TRANSACTION_STATUS_IDLE
+
         with self.db.cursor(cur) as c:
+            if c.connection.info.transaction_status == TRANSACTION_STATUS_IDLE:
+                try:
+                    c.execute("SELECT key, value FROM catalog_meta")
+                except psycopg2.errors.UndefinedTable:
+                    c.connection.rollback()
+                    return {}
+                return dict(c.fetchall())
             c.execute("SELECT to_regclass('catalog_meta') IS NOT NULL")
             if not c.fetchone()[0]:
                 return {}
@@ -227,14 +243,25 @@ class CatalogStore:
         model_key: str,
         meta: Mapping[str, str],
         also: Callable[[Any], object] | None = None,
+        timings: dict[str, float] | None = None,
     ) -> int:
         """Replace the catalog in ONE transaction: a failure leaves the previous catalog intact.
 
         ``changed_ids`` are rewritten; recipes absent from ``recipes`` are deleted; ``embeddings`` maps
         recipe id → (text hash, vector) for the ones to (re-)embed; ``also(cursor)`` writes derived tables
-        (the examples) inside the same transaction. Returns the number of removed recipes.
+        (the examples) inside the same transaction. Returns the number of removed recipes. ``timings``, when
+        given, receives the seconds of each step (recipes, embeddings, also, index, meta, commit).
         """
         from psycopg2.extras import execute_values
+
+        steps = timings if timings is not None else {}
+        mark = time.perf_counter()
+
+        def step(name: str) -> None:
+            nonlocal mark
+            now = time.perf_counter()
+            steps[name] = round(now - mark, 2)
+            mark = now
 
         keep = [r.id for r in recipes]
         with self.db.connection() as conn, conn.cursor() as cur:
@@ -262,11 +289,15 @@ class CatalogStore:
                     "|| setweight(to_tsvector('english', %s), 'C'))",
                     page_size=500,
                 )
+            step("recipes")
             _upsert_embeddings(cur, model_key, embeddings)
+            step("embeddings")
             if also is not None:
                 also(cur)
+            step("also")
             # After the bulk insert: building the HNSW graph once is much cheaper than growing it row by row.
             cur.execute(schema.hnsw_index_sql(model_key))
+            step("index")
             cur.execute("DELETE FROM modules")
             if modules:
                 execute_values(
@@ -281,6 +312,8 @@ class CatalogStore:
                 "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 list(full_meta.items()),
             )
+            step("meta")
+        step("commit")
         self._ids_cache = None
         return removed
 
@@ -314,6 +347,13 @@ class CatalogStore:
         )
 
 
+def vector_literal(vector: np.ndarray) -> str:
+    """pgvector's text form with 9 significant digits, which give back every float32 exactly: the pgvector
+    adapter's full ``repr`` of each float takes twice as long to format (thousands of vectors per ingest;
+    every query vector of a search) and half again as much text to send and parse."""
+    return "[" + ",".join(map("{:.9g}".format, np.asarray(vector, dtype=np.float32).tolist())) + "]"
+
+
 def _upsert_embeddings(cur: Any, model_key: str, embeddings: Mapping[str, tuple[str, np.ndarray]]) -> None:
     """Insert or replace (recipe, model) vectors with the hash of the text they embed."""
     if not embeddings:
@@ -324,7 +364,8 @@ def _upsert_embeddings(cur: Any, model_key: str, embeddings: Mapping[str, tuple[
         cur,
         "INSERT INTO recipe_embeddings (recipe_id, model, text_hash, embedding) VALUES %s "
         "ON CONFLICT (recipe_id, model) DO UPDATE SET text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding",
-        [(rid, model_key, th, vec) for rid, (th, vec) in embeddings.items()],
+        [(rid, model_key, th, vector_literal(vec)) for rid, (th, vec) in embeddings.items()],
+        template="(%s, %s, %s, %s::vector)",
         page_size=500,
     )
 

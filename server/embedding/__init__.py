@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import config
 from . import onnx_backend
-from .common import Backend, EmbeddingModelError, resolve_model_path
+from .common import Backend, EmbeddingModelError, resolve_model_path, single_threaded_blas
 from .onnx_backend import OnnxNotApplicable
 from .torch_backend import TorchBackend
 
@@ -131,6 +131,7 @@ class Embedder:
             except ValueError as exc:
                 raise EmbeddingModelError(str(exc)) from exc
             started = time.perf_counter()
+            single_threaded_blas()  # the model's runtime owns the cores (see there)
             self._backend = load_backend(self.model_path, mode)
             log.info(
                 "embedding model loaded from %s (%s) in %.2f s",

@@ -47,3 +47,26 @@ def quiet_tokenizers() -> None:
     """Keep the Rust tokenizer single-threaded: the model already uses every core, and a parallel tokenizer
     warns (and can deadlock) when the process later forks, which validation runs do."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+_blas_limited = False
+
+
+def single_threaded_blas() -> None:
+    """Keep numpy's BLAS (OpenBLAS) on one thread for the rest of the process.
+
+    The model runtime already uses every core. A search's matrix products are small (a few query vectors
+    against a few thousand recipe vectors), and OpenBLAS's worker threads keep spinning after each one:
+    beside the model's threads, the database and the request handling on a 2-core machine they cost more
+    CPU than the products themselves. One thread gives the same numbers (each output element is summed
+    by one thread either way), without the spinning.
+    """
+    global _blas_limited
+    if _blas_limited:
+        return
+    _blas_limited = True
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a dependency; without it the products still work, threaded
+        return
+    threadpool_limits(limits=1, user_api="blas")

@@ -22,7 +22,7 @@ import dataclasses
 import logging
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -61,6 +61,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _QUERY_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-embedding")
+# As many workers as the default connection pool has connections: a search waits for its hint holding one, so
+# (at the default pool size) no search waits for another's hint
+_HINT = ThreadPoolExecutor(max_workers=config.DEFAULT_DB_POOL_SIZE, thread_name_prefix="moderne-hint")
 
 
 class QueryError(BadInput):
@@ -100,9 +103,11 @@ class _Search:
         asked: int | None = None,
         *,
         exact: bool = False,
+        memo: dict[str, Any] | None = None,
     ):
         self.cur = cur
         self.exact = exact
+        self.memo: dict[str, Any] = {} if memo is None else memo  # shared by the legs of one search call
         if tuning.fusion not in FUSIONS:
             raise QueryError(f"unknown fusion {tuning.fusion!r}; one of {', '.join(FUSIONS)}.")
         self.fusion: Fusion = FUSIONS[tuning.fusion]
@@ -119,7 +124,9 @@ class _Search:
         pool = self.pool
         found: dict[str, set[int]] = {}
         evidence: dict[str, dict[str, np.ndarray]] = {}  # leg → recipe id → evidence per variation
-        context = LegContext(self.cur, pool.snapshot, pool.queries, pool.filters, pool.tuning, exact=self.exact)
+        context = LegContext(
+            self.cur, pool.snapshot, pool.queries, pool.filters, pool.tuning, exact=self.exact, memo=self.memo
+        )
         ordered = [leg for leg in pool.legs if not leg.needs_vectors] + [leg for leg in pool.legs if leg.needs_vectors]
         for leg in ordered:
             if leg.needs_vectors and context.vectors is None:
@@ -128,7 +135,10 @@ class _Search:
             per_leg = evidence.setdefault(leg.name, {})
             for n, matches in enumerate(leg.gather(context)):
                 for rid, value in matches.items():
-                    per_leg.setdefault(rid, np.zeros(len(pool.queries)))[n] = value
+                    values = per_leg.get(rid)
+                    if values is None:
+                        values = per_leg[rid] = np.zeros(len(pool.queries))
+                    values[n] = value
                     found.setdefault(rid, set()).add(n)
         if context.vectors is None:
             pool.vectors = query_vectors()
@@ -231,24 +241,31 @@ def find_recipes(
         raise QueryError(f"min_score is a cosine similarity between -1 and 1, got {min_score}.")
     filters = moderne.search_filters(filters or SearchFilters(), include_moderne)
     pending = _QUERY_EMBEDDING.submit(embedder.encode, queries)  # all variations in one batch, beside the SQL
+    memo: dict[str, Any] = {}
+    others: Future[_Search] | None = None
     with store.db.connection() as conn, conn.cursor() as cur:
         snapshot = snapshot_for(store, store.check_ready(cur=cur), tuning.model_key)
         check_filters(snapshot, filters)
-        search = _ranked(cur, snapshot, queries, filters, tuning, pending.result, min_score, asked)
+        only = moderne.moderne_only(filters)
+        hinted = filters.availability == "docs" and bool(snapshot.filter_mask(only).any())
+
+        def query_vectors() -> np.ndarray:
+            # What the default filter left out is ranked for the hint as soon as the vectors are there, in
+            # another thread while this one waits for the dense statement and the hydration (it needs no
+            # round trip: exact cosine in memory, and the phrases the lexical leg already parsed, in ``memo``).
+            nonlocal others
+            vectors = pending.result()
+            if hinted and len(vectors):
+                others = _HINT.submit(_moderne_only, snapshot, queries, only, tuning, asked, vectors, min_score, memo)
+            return vectors
+
+        search = _ranked(cur, snapshot, queries, filters, tuning, query_vectors, min_score, asked, memo)
         kept = search.candidates
         ordered = sorted(kept, key=lambda rid: (-kept[rid].score, rid))
         hits = _hydrate(store.get_recipes(ordered[:limit], cur=cur), ordered[:limit], kept)
         moderne_hint = None
-        only = moderne.moderne_only(filters)
-        if filters.availability == "docs" and len(search.pool.vectors) and snapshot.filter_mask(only).any():
-            # What the default filter left out, ranked by exact cosine in memory: on this subset a filtered
-            # HNSW scan cost more than the whole rest of the search.
-            others = _Search(cur, snapshot, queries, only, tuning, asked, exact=True)
-            vectors = search.pool.vectors
-            others.gather(lambda: vectors)
-            others.score()
-            others.drop_weak(min_score)
-            moderne_hint = moderne.moderne_hint(search.pool, others.pool, search.fusion.name, ordered, limit)
+        if others is not None:
+            moderne_hint = moderne.moderne_hint(search.pool, others.result().pool, search.fusion.name, ordered, limit)
     hint = None
     if not hits:
         hint = (
@@ -287,18 +304,45 @@ def _ranked(
     query_vectors: Callable[[], np.ndarray],
     min_score: float,
     asked: int | None = None,
+    memo: dict[str, Any] | None = None,
 ) -> _Search:
     """One search over ``filters``, run to its final scores: legs, fusion, weak matches dropped, families
     expanded (what ``find_recipes`` and ``scored_pool`` share)."""
-    cur.execute("SET LOCAL hnsw.ef_search = %s", (max(tuning.ef_search, tuning.dense_candidates),))
-    if not filters.is_empty():
-        cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-    search = _Search(cur, snapshot, queries, filters, tuning, asked)
+    # The dense statement's settings in one round trip (``set_config(..., true)`` is ``SET LOCAL``)
+    ef_search = str(max(tuning.ef_search, tuning.dense_candidates))
+    if filters.is_empty():
+        cur.execute("SELECT set_config('hnsw.ef_search', %s, true)", (ef_search,))
+    else:
+        cur.execute(
+            "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+            (ef_search,),
+        )
+    search = _Search(cur, snapshot, queries, filters, tuning, asked, memo=memo)
     search.gather(query_vectors)
     search.score()
     search.drop_weak(min_score)
     search.expand()
     return search
+
+
+def _moderne_only(
+    snapshot: RankingSnapshot,
+    queries: list[str],
+    only: SearchFilters,
+    tuning: SearchTuning,
+    asked: int,
+    vectors: np.ndarray,
+    min_score: float,
+    memo: dict[str, Any],
+) -> _Search:
+    """The Moderne-only entries ranked like the main search (same legs, fusion and vectors, no expansion),
+    by exact cosine in memory: on this subset a filtered HNSW scan cost more than the rest of the search.
+    Runs without a cursor (see ``find_recipes``)."""
+    others = _Search(None, snapshot, queries, only, tuning, asked, exact=True, memo=memo)
+    others.gather(lambda: vectors)
+    others.score()
+    others.drop_weak(min_score)
+    return others
 
 
 def _hydrate(recipes: dict[str, Recipe], ids: list[str], candidates: dict[str, Candidate]) -> list[SearchHit]:

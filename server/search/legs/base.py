@@ -9,7 +9,7 @@ silently shrink a result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -36,6 +36,9 @@ class LegContext:
     # a small filtered subset, such as the Moderne-only entries of the hint, where a filtered index scan
     # is the slow part of the search).
     exact: bool = False
+    # What the legs of one search call share between its passes (the main search and the Moderne-only
+    # hint run the same phrases): name → a dict a leg fills.
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 class Leg(Protocol):

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ...catalog.store import vector_literal
 from ..models import SearchFilters
 from ..snapshot import RankingSnapshot
 from ..tuning import SearchTuning
@@ -31,12 +32,6 @@ def dense_statement(
         f"WHERE e.model = %(model)s{where} ORDER BY e.embedding <=> q.v LIMIT %(n)s) d"
     )
     return sql, {**params, "qs": [vector_literal(v) for v in vectors], "model": model_key, "n": depth}
-
-
-def vector_literal(vector: np.ndarray) -> str:
-    """pgvector's text form with 9 significant digits (exact for float32): formatting every float with the
-    adapter's full ``repr`` showed in the latency of a 5-variation search."""
-    return "[" + ",".join(map("{:.9g}".format, np.asarray(vector, dtype=np.float32).tolist())) + "]"
 
 
 def dense_candidates(

@@ -33,7 +33,7 @@ class ExamplesLeg:
 
     def summary(self, evidence: np.ndarray) -> float:
         """The mean over the variations, like the lexical leg: a phrasing that quotes code counts for its share."""
-        return float(evidence.mean())
+        return float(evidence.sum()) / len(evidence)  # = mean(), bit for bit, without its overhead
 
     def gather(self, ctx: LegContext) -> Evidence:
         assert ctx.vectors is not None

@@ -45,25 +45,45 @@ def parse_tsquery(text: str) -> tuple[list[str], list[str]]:
 
 
 def lexical_terms(
-    cur: Any, texts: Sequence[str], doc_freq: Callable[[str], int], total: int, *, max_df: float = 1.0
+    cur: Any,
+    texts: Sequence[str],
+    doc_freq: Callable[[str], int],
+    total: int,
+    *,
+    max_df: float = 1.0,
+    memo: dict[str, str] | None = None,
 ) -> list[LexicalTerms]:
     """Lexemes of every variation, parsed by PostgreSQL's ``websearch_to_tsquery`` (its stemming, and web
     search syntax: ``-word`` excludes, ``or`` and quotes are accepted) in one round trip, with their
     BM25-style IDF from the catalog's document frequencies. Lexemes no recipe contains are dropped, and so
     are those in more than ``max_df`` of all recipes ("migrate", "replace"): they carry little weight and
     mostly add noise (measured on the dev set)."""
-    cur.execute(
-        "SELECT n, websearch_to_tsquery('english', t)::text FROM unnest(%s::text[]) WITH ORDINALITY AS q(t, n) "
-        "ORDER BY n",
-        (list(texts),),
-    )
     out = []
-    for _n, query in cur.fetchall():
+    for query in parsed_queries(cur, texts, memo):
         wanted, excluded = parse_tsquery(query)
         kept = sorted(lx for lx in wanted if "'" not in lx and "\\" not in lx and 0 < doc_freq(lx) <= max_df * total)
         idf = [math.log(1 + (total - doc_freq(lx) + 0.5) / (doc_freq(lx) + 0.5)) for lx in kept]
         out.append(LexicalTerms(kept, idf, [lx for lx in excluded if doc_freq(lx) > 0]))
     return out
+
+
+def parsed_queries(cur: Any, texts: Sequence[str], memo: dict[str, str] | None = None) -> list[str]:
+    """``websearch_to_tsquery('english', text)::text`` of every text, in one round trip for those ``memo``
+    (text → parsed, filled here) does not already hold: one search call parses its phrases once, though
+    its Moderne-only hint runs the leg a second time."""
+    memo = {} if memo is None else memo
+    missing = list(dict.fromkeys(t for t in texts if t not in memo))
+    if missing:
+        if cur is None:
+            raise RuntimeError("lexical leg run without a cursor before its phrases were parsed")
+        cur.execute(
+            "SELECT n, websearch_to_tsquery('english', t)::text FROM unnest(%s::text[]) WITH ORDINALITY AS q(t, n) "
+            "ORDER BY n",
+            (missing,),
+        )
+        for n, query in cur.fetchall():
+            memo[missing[int(n) - 1]] = query
+    return [memo[t] for t in texts]
 
 
 def lexical_leg(
@@ -108,10 +128,11 @@ class LexicalLeg:
 
     def summary(self, evidence: np.ndarray) -> float:
         """The mean over the variations: a term only one phrasing uses counts for that phrasing's share."""
-        return float(evidence.mean())
+        return float(evidence.sum()) / len(evidence)  # = mean(), bit for bit, without its overhead
 
     def gather(self, ctx: LegContext) -> Evidence:
         snap, t = ctx.snapshot, ctx.tuning
         freq, total = snap.term_stats(ctx.filters)  # IDF among the recipes the filters allow (see term_stats)
-        terms = lexical_terms(ctx.cur, ctx.queries, freq, total, max_df=t.lexical_max_df)
+        parsed = ctx.memo.setdefault("tsquery", {})
+        terms = lexical_terms(ctx.cur, ctx.queries, freq, total, max_df=t.lexical_max_df, memo=parsed)
         return lexical_leg(snap, terms, ctx.filters, depth=t.lexical_candidates)
