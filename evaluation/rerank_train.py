@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import random
 import re
@@ -142,6 +143,30 @@ def option_queries(store: Any, snapshot: Any, rng: random.Random, count: int) ->
             per_recipe[rid] = per_recipe.get(rid, 0) + 1
             out.append((query, rid, parent))
     return out
+
+
+def _uniform(facts: Any) -> float:
+    return 1.0
+
+
+def _used_by(facts: Any) -> float:
+    return 1.0 + facts.used_by_count
+
+
+def _log_used_by(facts: Any) -> float:
+    return 1.0 + math.log1p(facts.used_by_count)
+
+
+# How often a recipe is the answer someone searches for, as far as the catalog can tell (``--prior``).
+PRIORS = {"uniform": _uniform, "used-by": _used_by, "log-used-by": _log_used_by}
+
+
+def drawn(ids: Sequence[str], weights: Sequence[float], rng: random.Random) -> list[str]:
+    """``ids`` in the order of a weighted draw without replacement (each next one drawn in proportion to its
+    weight among those left; Efraimidis and Spirakis' keys ``u ** (1 / w)``): the first n are a sample of n
+    drawn in proportion to the weights. Equal weights give a plain shuffle."""
+    keys = {rid: rng.random() ** (1.0 / w) for rid, w in zip(ids, weights, strict=True)}
+    return sorted(ids, key=lambda rid: -keys[rid])
 
 
 def name_overlap(query: str, name_terms: frozenset[str]) -> float:
@@ -276,6 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=300, help="example pseudo-queries")
     parser.add_argument("--options", type=int, default=400, help="pseudo-queries from composites' option values")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--prior", choices=sorted(PRIORS), default="uniform", help="how description pseudo-query targets are drawn"
+    )
+    parser.add_argument("--replace", action="store_true", help="draw --prior targets with replacement")
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument(
         "--max-name-overlap",
@@ -296,6 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     rng = random.Random(args.seed)
     rng.shuffle(eligible)
+    if args.prior != "uniform":  # its own generator: the example and option pseudo-queries stay the same
+        weighed = [PRIORS[args.prior](snapshot.rows[rid].facts) for rid in eligible]
+        if args.replace:  # in proportion exactly: a popular recipe's pseudo-query counts as often as drawn
+            eligible = random.Random(args.seed).choices(eligible, weighed, k=args.sample * 2)
+        else:
+            eligible = drawn(eligible, weighed, random.Random(args.seed))
 
     # (query, right recipe, recipes not counted wrong either, the snapshot to search)
     queries: list[tuple[str, str, set[str], Any]] = []
