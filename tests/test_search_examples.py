@@ -12,6 +12,8 @@ import pytest
 
 from rewrite_assist.evaluation.rerank_train import (
     FITTED,
+    PRIORS,
+    drawn,
     example_query,
     fit_pairwise,
     option_queries,
@@ -23,6 +25,7 @@ from rewrite_assist.ingestion.pipeline import MODEL_KEY
 from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes, scored_pool
 from rewrite_assist.server.search.legs import LEGS, ExamplesLeg, LegContext
 from rewrite_assist.server.search.models import SearchFilters
+from rewrite_assist.server.search.priors import RecipeFacts
 from rewrite_assist.server.search.rerank import FEATURES, code_share, weights
 from rewrite_assist.server.search.snapshot import snapshot_for
 
@@ -43,6 +46,28 @@ def test_every_feature_has_a_weight() -> None:
     assert len(weights(DEFAULT_TUNING)) == len(FEATURES)
     fitted = {f.removesuffix("_weight") for f in FITTED[1:]}
     assert fitted == set(FEATURES), "the fit writes one weight per rerank feature"
+
+
+def test_a_prior_draw_prefers_the_heavy_recipe_and_keeps_every_one() -> None:
+    ids = [f"r{n}" for n in range(10)]
+    firsts = [drawn(ids, [100.0] + [1.0] * 9, random.Random(seed))[0] for seed in range(200)]
+    assert firsts.count("r0") > 150  # 100 / 109 of the draws in expectation
+    plain = drawn(ids, [1.0] * 10, random.Random(1))
+    assert sorted(plain) == ids and plain != ids  # equal weights: a shuffle
+
+
+def test_the_priors_read_the_catalog_facts() -> None:
+    def facts(rid: str, used_by: int) -> RecipeFacts:
+        return RecipeFacts(rid, False, used_by, (), ())
+
+    block, step = (
+        facts("org.openrewrite.maven.ChangePropertyValue", 39),
+        facts("org.openrewrite.java.spring.boot3.X", 0),
+    )
+    assert PRIORS["used-by"](block) == 40.0 and PRIORS["used-by"](step) == 1.0
+    assert PRIORS["core"](block) == 2.0 and PRIORS["core"](step) == 1.0
+    assert PRIORS["log-used-by"](block) == pytest.approx(1 + math.log(40))
+    assert PRIORS["uniform"](block) == PRIORS["uniform"](step) == 1.0
 
 
 def test_example_query_reads_like_a_pr_description() -> None:

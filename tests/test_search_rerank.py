@@ -37,6 +37,27 @@ def test_direction_reads_what_a_text_wants_and_wants_gone() -> None:
 def test_terms_are_stemmed_alike_on_both_sides() -> None:
     assert terms("Migration") == terms("migrate") == terms("migrating")
     assert terms("TextBlock 4.x") == ["text", "block", "4"]
+    # a plural in -ies and a silent e: the name's word and the query's are one term
+    assert terms("Repositories") == terms("repository") and terms("dependencies") == terms("Dependency")
+    assert terms("properties") == terms("property")
+    assert terms("change") == terms("changed") == terms("changes") and terms("Rename") == terms("renamed")
+    # the .x of a version line, not of a file name
+    assert terms("pom.xml") == ["pom", "xml"] and terms("2.x") == ["2"]
+
+
+def test_direction_reads_pr_descriptions_in_the_past_tense_and_passive() -> None:
+    removed = direction("Removed the unused <bean> definition from applicationContext.xml")
+    assert "bean" in removed.source and not removed.target and removed.strong
+    deleted = direction("Stale import statements were deleted across the module")
+    assert "import" in deleted.source and "modul" not in deleted.source and deleted.strong
+    swapped = direction("com.h2database:h2 dependency swapped for org.postgresql:postgresql")
+    assert "h2" in swapped.source and "postgresql" in swapped.target and swapped.strong
+    replaced = direction("Replaced text blocks with regular strings")
+    assert replaced.source == direction("Replace text block with regular string").source and replaced.strong
+    # "add A so that B": A is what the query wants to see, not the reason after it
+    add = direction("Add an <exclusions> entry so commons-logging is no longer pulled in")
+    assert "exclusion" in add.target and not {"common", "pull"} & add.target and not add.source
+    assert direction("Add exclusion").target == {"exclusion"}
 
 
 def test_search_only_recipes_are_told_apart_from_find_and_replace() -> None:
@@ -131,3 +152,23 @@ def test_snapshot_knows_search_only_recipes_and_name_rarity(catalog) -> None:
     assert not snapshot.rows["org.openrewrite.gradle.UpdateGradleWrapper"].facts.search_only
     assert not snapshot.rows["org.openrewrite.text.FindAndReplace"].facts.search_only
     assert snapshot.name_idf["arquillian"] > snapshot.name_idf["junit"] > snapshot.name_idf["migr"]
+
+
+@pytest.mark.slow
+def test_a_plural_in_the_name_is_not_missing_from_the_query(catalog, embedder) -> None:
+    # "Use HTTPS for repositories" says what "repository URLs ... from http:// to https://" asks; read as
+    # "repositori" against "repository" its name looked mostly unsaid, and the search-only finder came first
+    query = "Repository URLs in pom.xml and build.gradle changed from http:// to https://"
+    snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
+    use_https = snapshot.rows["org.openrewrite.maven.security.UseHttpsForRepositories"].facts
+    assert features(use_https, query_intents([query]), snapshot.name_idf)[0] < 0.5
+    assert _above(_ids(catalog, embedder, query), "UseHttpsForRepositories", "FindRepository")
+
+
+@pytest.mark.slow
+def test_a_query_that_adds_is_not_answered_first_by_a_recipe_that_removes_it(catalog, embedder) -> None:
+    query = "Add an <exclusions> entry so commons-logging is no longer pulled in transitively by spring-core"
+    snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
+    remove = snapshot.rows["org.openrewrite.maven.RemoveExclusion"].facts
+    assert features(remove, query_intents([query]), snapshot.name_idf)[2] > 0.3  # against the query
+    assert _ids(catalog, embedder, query)[0] != "RemoveExclusion"

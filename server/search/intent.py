@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)*(?:\.x)?")
+# A word, a version (``3.2``) or a version line (``4.x``, but not the ``.x`` of ``pom.xml``).
+_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)*(?:\.x(?![a-z0-9]))?")
 _SUFFIXES = ("ations", "ation", "ating", "ates", "ated", "ate", "ings", "ing", "ed", "es", "s")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -22,12 +23,29 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 SEARCH_VERBS = frozenset(
     {"find", "finds", "search", "list", "locate", "report", "detect", "identify", "show", "which", "where", "count"}
 )
-# Verbs that make everything after them the thing to get rid of.
+# Verbs that make everything after them the thing to get rid of, in the imperative of a recipe name or a
+# request ("remove unused imports") and in the past tense of a PR description ("removed the unused bean").
 _REMOVAL = re.compile(
-    r"^(?:removes?|deletes?|drops?|avoids?|disables?|undo(?:es)?|reverts?|strips?|eliminates?|"
-    r"get rid of|stop using|do not use|don't use|no longer use|no)\b"
+    r"^(?:removes?|removed|deletes?|deleted|drops?|dropped|avoids?|disables?|disabled|undo(?:es)?|reverts?|"
+    r"reverted|strips?|stripped|eliminates?|eliminated|get rid of|stop using|do not use|don't use|no longer use|no)\b"
 )
-_REPLACE = re.compile(r"^(?:replaces?|swaps?|substitutes?)\s+(?P<src>.+?)\s+(?:with|by|for)\s+(?P<tgt>.+)$")
+# The same said of the thing itself: "stale imports were deleted across the module", "X removed from Y".
+_AUX = r"(?:(?:was|were|is|are|has been|have been|had been|got|gets|get)\s+)?"
+_PASSIVE_REMOVAL = re.compile(
+    rf"^(?P<src>.+?)\s+{_AUX}(?:removed|deleted|dropped|stripped|eliminated)(?:\s+(?:from|in|across|on|at|throughout)\b.*|[,;].*)?$"
+)
+_REPLACE = re.compile(
+    r"^(?:replace[sd]?|swap(?:s|ped)?|substitute[sd]?)\s+(?P<src>.+?)\s+(?:with|by|for)\s+(?P<tgt>.+)$"
+)
+# "A replaced by B", "A swapped for B", "A was substituted with B": the passive of the same.
+_PASSIVE_REPLACE = re.compile(
+    rf"^(?P<src>.+?)\s+{_AUX}(?:replaced|swapped|substituted|exchanged)\s+(?:with|by|for)\s+(?P<tgt>.+)$"
+)
+# "Add A so that B": what is added is A; the clause after it says why, not what to see afterwards.
+_ADDITION = re.compile(
+    r"^(?:adds?|added|introduces?|introduced|inserts?|inserted|enables?|enabled)\s+(?P<tgt>.+?)"
+    r"(?:\s+(?:so that|so|because|in order to|which)\b.*|[,;].*)?$"
+)
 _INSTEAD = re.compile(r"^(?P<tgt>.+?)\s+instead of\s+(?P<src>.+)$")
 _FROM_TO = re.compile(r"^(?P<pre>.*?)\bfrom\s+(?P<src>.+?)\s+to\s+(?P<tgt>.+)$")
 _FROM = re.compile(r"^(?P<tgt>.+?)\s+from\s+(?P<src>.+)$")
@@ -36,13 +54,19 @@ _TO = re.compile(r"^(?P<src>.+?)\s+to\s+(?!(?:use|be|make|allow|avoid|prevent|en
 
 
 def stem(word: str) -> str:
-    """A light suffix strip, applied alike to queries and names (``migrate``/``migration`` → ``migr``)."""
+    """A light suffix strip, applied alike to queries and names (``migrate``/``migration`` → ``migr``,
+    ``change``/``changed``/``changes`` → ``chang``); a plural or past in ``-ies``/``-ied`` gets its ``y`` back
+    (``repositories``, ``properties`` → ``repository``, ``property``: the singular is what the other side
+    often says)."""
     if word.endswith(".x"):
         word = word[:-2]
+    if word.endswith(("ies", "ied")) and len(word) >= 6:
+        return word[:-3] + "y"
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
-    return word
+    # a silent ``e`` goes the way ``-es``/``-ed`` took it: ``change``/``changed``, ``rename``/``renamed``
+    return word[:-1] if word.endswith("e") and len(word) >= 4 else word
 
 
 def terms(text: str) -> list[str]:
@@ -62,12 +86,15 @@ class Direction:
     strong: bool = False
 
 
+_SEARCH_STEMS = frozenset(stem(verb) for verb in SEARCH_VERBS)
+
+
 def direction(text: str) -> Direction:
     """Parse one query or display name into target and source terms (see the module docstring)."""
     flat = " ".join(_CAMEL.sub(" ", text).replace("`", " ").split()).lower().strip(" .")
     first = flat.split(" ", 1)[0] if flat else ""
-    search = first in SEARCH_VERBS
-    match = _REPLACE.match(flat)
+    search = stem(first) in _SEARCH_STEMS  # "finds", "searches", "lists", "identifies" alike
+    match = _REPLACE.match(flat) or _PASSIVE_REPLACE.match(flat)
     if match:
         return Direction(frozenset(terms(match["tgt"])), frozenset(terms(match["src"])), search, strong=True)
     removal = _REMOVAL.match(flat)
@@ -77,6 +104,12 @@ def direction(text: str) -> Direction:
         if instead:  # "remove A instead of ..." is rare; keep the plain reading
             rest = instead["tgt"]
         return Direction(frozenset(), frozenset(terms(rest)), search, strong=True)
+    match = _PASSIVE_REMOVAL.match(flat)
+    if match:
+        return Direction(frozenset(), frozenset(terms(match["src"])), search, strong=True)
+    match = _ADDITION.match(flat)
+    if match:
+        return Direction(frozenset(terms(match["tgt"])), frozenset(), search)
     for pattern in (_INSTEAD, _FROM_TO):
         match = pattern.match(flat)
         if match:
