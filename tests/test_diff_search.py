@@ -21,6 +21,7 @@ from rewrite_assist.server.errors import BadInput
 from rewrite_assist.server.search import diff_search, diff_split
 from rewrite_assist.server.search.diff_search import find_recipes_for_diff
 from rewrite_assist.server.search.diff_split import MAX_SEGMENTS, split_diff
+from rewrite_assist.server.search.diff_words import describe
 
 
 def pr_case(name: str) -> Path:
@@ -154,6 +155,31 @@ def test_large_diffs_are_capped_and_say_what_was_merged() -> None:
     segments, skipped, _, hunk_count = split_diff(text + files)
     assert hunk_count == 199 and len(segments) <= MAX_SEGMENTS
     assert any("merged" in s for s in skipped) and any("not searched" in s for s in skipped)
+
+
+def test_the_phrase_budget_searches_every_first_phrase_then_takes_turns_by_file_kind() -> None:
+    """A big PR has more phrases than ``MAX_PHRASES``: each segment's first phrase is searched, and the
+    spare slots go round the file kinds instead of to the diff's first files."""
+    segments, _, _, _ = split_diff(pr_case("notification-service-pr2").read_text())
+    phrases = [describe(s.file, s.change, s.context) for s in segments]
+    kinds = [s.change.kind for s in segments]
+    searched = diff_search.budget_phrases(phrases, kinds)
+    firsts = list(dict.fromkeys(own[0] for own in phrases if own))
+    later = {p for own in phrases for p in own[1:]} - set(firsts)
+    assert len(firsts) < diff_search.MAX_PHRASES < len(firsts) + len(later)  # the budget binds here
+    assert len(searched) == len(set(searched)) == diff_search.MAX_PHRASES
+    assert searched[: len(firsts)] == firsts
+    spare = searched[len(firsts) :]
+    kind_of = {p: kinds[n] for n in reversed(range(len(phrases))) for p in phrases[n][1:]}
+    with_later = {kinds[n] for n, own in enumerate(phrases) if len(own) > 1}
+    served = [kind_of[p] for p in spare]
+    assert 2 < len(with_later) <= len(spare)
+    assert set(served[: len(with_later)]) == with_later  # each kind once before any kind twice
+    # in diff order the spare slots went to the workflow and the Dockerfile, never to the wrapper file
+    assert "change property distribution url value in gradle-wrapper.properties" in spare
+    # under the budget nothing is left out, the first phrases still first
+    small = [["a1", "a2"], ["b1"], ["a1", "c2", "c3"]]
+    assert diff_search.budget_phrases(small, ["gradle", "yaml", "java"]) == ["a1", "b1", "a2", "c2", "c3"]
 
 
 @pytest.mark.parametrize(

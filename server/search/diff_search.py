@@ -79,7 +79,7 @@ W_PARENT = 0.5  # a composite's share of a listed recipe's match
 MAX_PARENTS = 12
 W_TEXT = 1.2  # the hunk described in words, searched with find_recipes (its fusion score)
 TEXT_HITS = 10  # find_recipes hits kept per phrase
-MAX_PHRASES = 24  # distinct phrases searched per diff (the first segments' first)
+MAX_PHRASES = 24  # distinct phrases searched per diff: every segment's first, then the later ones (``budget_phrases``)
 PHRASE_DECAY = 0.1  # later phrases of a hunk are less specific
 V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk adds
 V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
@@ -416,14 +416,23 @@ def _start_searches(store: CatalogStore, embedder: Embedder, phrases: Iterable[s
     return {phrase: _PHRASE_POOL.submit(one, phrase) for phrase in dict.fromkeys(phrases)}
 
 
-def _search_phrases(store: CatalogStore, embedder: Embedder, phrases: Sequence[list[str]]) -> dict[str, Future[Any]]:
-    """Start the segments' phrase searches: every segment's first phrase before any second one, at most
-    ``MAX_PHRASES``."""
-    order: dict[str, tuple[int, int]] = {}
+def budget_phrases(phrases: Sequence[list[str]], kinds: Sequence[str]) -> list[str]:
+    """The distinct phrases to search, at most ``MAX_PHRASES``: every segment's first (most specific)
+    phrase, in diff order, then the later phrases taking turns by file kind (a Gradle segment's, a
+    Dockerfile's, a workflow's, then each kind's next segment; second phrases before third ones). Each kind
+    of file has its own family of recipes; taken in diff order, the spare slots would all go to the diff's
+    first files (``.github``, ``Dockerfile``) and none to a later build or properties file."""
+    out = list(dict.fromkeys(own[0] for own in phrases if own))
+    turn: dict[int, int] = {}
+    taken: dict[str, int] = defaultdict(int)
     for n, own in enumerate(phrases):
-        for position, phrase in enumerate(own):
-            order.setdefault(phrase, (position, n))
-    return _start_searches(store, embedder, sorted(order, key=lambda p: order[p])[:MAX_PHRASES])
+        if len(own) > 1:
+            turn[n] = taken[kinds[n]]
+            taken[kinds[n]] += 1
+    later = sorted(turn, key=lambda n: (turn[n], n))
+    for position in range(1, max((len(own) for own in phrases), default=1)):
+        out += [phrases[n][position] for n in later if position < len(phrases[n])]
+    return list(dict.fromkeys(out))[:MAX_PHRASES]
 
 
 def _search_wide(store: CatalogStore, embedder: Embedder, wide: Sequence[Wide]) -> dict[str, Future[Any]]:
@@ -527,7 +536,11 @@ def find_recipes_for_diff(
     wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
     # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
     pending_wide = _search_wide(store, embedder, wide)
-    pending = _search_phrases(store, embedder, phrases) if W_TEXT > 0 else {}
+    pending = (
+        _start_searches(store, embedder, budget_phrases(phrases, [s.change.kind for s in segments]))
+        if W_TEXT > 0
+        else {}
+    )
     vectors = _embed(embedder, segments, phrases)
     # One matrix product per side for all segments (cosines: the vectors are normalized).
     cos = vectors @ snap.matrix.T if len(snap.examples) else np.zeros((len(segments), 0), np.float32)
