@@ -99,7 +99,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
                 lists[token].append(i)
         n = max(len(examples), 1)
         idf = {t: math.log(1 + n / len(ids)) for t, ids in lists.items()}
-        weights = np.array([sum(idf[t] for t in tokens) for tokens in example_tokens], dtype=np.float32)
+        weights = np.array([sum(idf[t] for t in sorted(tokens)) for tokens in example_tokens], dtype=np.float32)
         postings = {t: np.array(ids, dtype=np.int64) for t, ids in lists.items()}
         recipe_ids = [r[0] for r in rows]
         word_lists: dict[str, list[int]] = defaultdict(list)

@@ -46,7 +46,7 @@ class DiffSearchHit(SearchHit):
 def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
     """The rarest changed tokens a PR hunk and an example share (for the evidence)."""
     same = side_tokens(seg) & side_tokens(ex)
-    ranked = sorted((t for t in same if not t.startswith("§")), key=lambda t: -idf.get(t, 1.0))
+    ranked = sorted((t for t in same if not t.startswith("§")), key=lambda t: (-idf.get(t, 1.0), t))
     return list(dict.fromkeys(t[1:] for t in ranked))[:6]  # a token removed and added back counts once
 
 

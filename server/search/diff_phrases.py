@@ -87,7 +87,7 @@ def wide_scores(
     for w in wide:
         explains: dict[str, int] = defaultdict(int)
         for n in w.segments:
-            best = sorted(per_segment[n].items(), key=lambda kv: -kv[1].score)[:EXPLAIN_TOP]
+            best = sorted(per_segment[n].items(), key=lambda kv: (-kv[1].score, kv[0]))[:EXPLAIN_TOP]
             for rid in {r for r, _ in best} | {p for r, _ in best for p in snap.parents.get(r, ())}:
                 explains[rid] += 1
         scores: dict[str, Match] = {}

@@ -47,7 +47,7 @@ def pick(
         lift = [f if worded[n] else f * UNWORDED for n, f in enumerate(lift)]
     candidates: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for n, scores in enumerate(per_segment):
-        for rid, m in sorted(scores.items(), key=lambda kv: -kv[1].score)[:25]:
+        for rid, m in sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:25]:
             candidates[rid].append((n, m.score * lift[n]))
     tops = [top * lift[n] for n, top in enumerate(tops)]
     chosen: list[tuple[str, float]] = []

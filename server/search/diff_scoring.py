@@ -111,7 +111,7 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
         overlap = np.zeros(count, dtype=np.float32)
         seg_tokens = side_tokens(seg)
         seg_weight = 0.0
-        for token in seg_tokens:
+        for token in sorted(seg_tokens):  # one summation order: the same scores in every process
             weight = snap.idf.get(token, math.log(1 + count))
             seg_weight += weight
             ids = snap.postings.get(token)
@@ -143,7 +143,7 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
         hunk_words = verbs if seg.deleted_file or seg.new_file else (seg.tokens_removed | seg.tokens_added) | verbs
         hit = np.zeros(len(snap.recipe_ids), dtype=np.float32)
         total = 1e-6
-        for word in hunk_words:
+        for word in sorted(hunk_words):
             idf = snap.recipe_idf.get(word)
             if idf is None:
                 continue

@@ -122,7 +122,7 @@ def find_recipes_for_diff(
 
     groups = []
     for seg, scores in zip(segments, per_segment, strict=True):
-        top = sorted(scores.items(), key=lambda kv: -kv[1].score)[:GROUP_SIZE]
+        top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
         groups.append(
             HunkGroup(
                 file=seg.file,
@@ -137,7 +137,7 @@ def find_recipes_for_diff(
     for w, scores in zip(wide, wide_units, strict=True):
         paths = list(dict.fromkeys(segments[n].file for n in w.segments))
         wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
-        top = sorted(scores.items(), key=lambda kv: -kv[1].score)[:GROUP_SIZE]
+        top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
         groups.append(
             HunkGroup(
                 file=wide_files[-1],
