@@ -18,9 +18,10 @@ from rewrite_assist.server.catalog.examples import example_rows, write_examples
 from rewrite_assist.server.catalog.models import Recipe
 from rewrite_assist.server.diffs.features import corresponding_value, example_change, file_kind
 from rewrite_assist.server.errors import BadInput
-from rewrite_assist.server.search import diff_search, diff_split
+from rewrite_assist.server.search import diff_catalog, diff_phrases, diff_scoring, diff_search, diff_split
 from rewrite_assist.server.search.diff_search import find_recipes_for_diff
 from rewrite_assist.server.search.diff_split import MAX_SEGMENTS, split_diff
+from rewrite_assist.server.search.diff_words import describe
 
 
 def pr_case(name: str) -> Path:
@@ -156,6 +157,31 @@ def test_large_diffs_are_capped_and_say_what_was_merged() -> None:
     assert any("merged" in s for s in skipped) and any("not searched" in s for s in skipped)
 
 
+def test_the_phrase_budget_searches_every_first_phrase_then_takes_turns_by_file_kind() -> None:
+    """A big PR has more phrases than ``MAX_PHRASES``: each segment's first phrase is searched, and the
+    spare slots go round the file kinds instead of to the diff's first files."""
+    segments, _, _, _ = split_diff(pr_case("notification-service-pr2").read_text())
+    phrases = [describe(s.file, s.change, s.context) for s in segments]
+    kinds = [s.change.kind for s in segments]
+    searched = diff_phrases.budget_phrases(phrases, kinds)
+    firsts = list(dict.fromkeys(own[0] for own in phrases if own))
+    later = {p for own in phrases for p in own[1:]} - set(firsts)
+    assert len(firsts) < diff_phrases.MAX_PHRASES < len(firsts) + len(later)  # the budget binds here
+    assert len(searched) == len(set(searched)) == diff_phrases.MAX_PHRASES
+    assert searched[: len(firsts)] == firsts
+    spare = searched[len(firsts) :]
+    kind_of = {p: kinds[n] for n in reversed(range(len(phrases))) for p in phrases[n][1:]}
+    with_later = {kinds[n] for n, own in enumerate(phrases) if len(own) > 1}
+    served = [kind_of[p] for p in spare]
+    assert 2 < len(with_later) <= len(spare)
+    assert set(served[: len(with_later)]) == with_later  # each kind once before any kind twice
+    # in diff order the spare slots went to the workflow and the Dockerfile, never to the wrapper file
+    assert "change property distribution url value in gradle-wrapper.properties" in spare
+    # under the budget nothing is left out, the first phrases still first
+    small = [["a1", "a2"], ["b1"], ["a1", "c2", "c3"]]
+    assert diff_phrases.budget_phrases(small, ["gradle", "yaml", "java"]) == ["a1", "b1", "a2", "c2", "c3"]
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -213,6 +239,21 @@ def test_cli_and_mcp_return_the_same_hits(catalog, app_state) -> None:
     assert len(from_mcp["hits"]) == 8 and from_cli["groups"] == from_mcp["groups"]
 
 
+def test_the_same_diff_gives_the_same_answer_in_every_process(catalog) -> None:
+    """Python salts string hashes per process, so iterating a set of tokens differs between server runs:
+    sums in that order differed in the last digits and ties between equal scores fell either way. Two
+    processes with different salts must return the same hits, scores, evidence and groups."""
+    path = str(pr_case("spring-unit-testing-with-junit-and-mockito-pr2"))
+    answers = []
+    for seed in ("1", "2"):
+        result = run(
+            ["search-diff", path, "--json"], {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url, "PYTHONHASHSEED": seed}
+        )
+        assert result.returncode == 0, result.stderr
+        answers.append(json.loads(result.stdout))
+    assert answers[0]["hits"] and answers[0] == answers[1]
+
+
 def test_mcp_errors_are_tool_errors(app_state) -> None:
     result = call(app_state, "find_recipes_for_diff", {"pr_diff": "not a diff\nat all\n"})
     assert result.is_error and "not a unified diff" in text_of(result)
@@ -245,7 +286,7 @@ def test_version_evidence_picks_the_migration_that_fits_over_other_composites(ca
     spring = "org.openrewrite.java.spring.boot2.UpgradeSpringBoot_2_7"
     assert spring not in ids or ids.index(spring) > gradle8
     # Composites that also run the wrapper update, for versions the diff does not move to, stay out.
-    other_versions = [rid for rid in ids if diff_search.version_factor(rid, ["8.1"]) < 1.0]
+    other_versions = [rid for rid in ids if diff_scoring.version_factor(rid, ["8.1"]) < 1.0]
     assert len(other_versions) <= 2, ids
 
 
@@ -315,7 +356,7 @@ def test_the_cli_says_a_hit_came_from_the_whole_pr(catalog, tmp_path: Path) -> N
 # -- search-only recipes ------------------------------------------------------------------------------
 def test_search_only_is_the_rankings_fact_and_find_and_replace_changes_text(catalog, embedder) -> None:
     # One rule for both searches (``priors.is_search_only``): FindAndReplace changes text, Find only marks it.
-    snap = diff_search._snapshot(catalog)
+    snap = diff_catalog.example_snapshot(catalog)
     assert "org.openrewrite.text.FindAndReplace" not in snap.search_only
     assert {"org.openrewrite.text.Find", "org.openrewrite.java.search.FindMethods"} <= snap.search_only
     text = (
@@ -329,10 +370,10 @@ def test_search_only_is_the_rankings_fact_and_find_and_replace_changes_text(cata
 
 def test_gradle_examples_named_after_the_test_helper_are_gradle(catalog, embedder) -> None:
     # UpgradePluginVersion's page shows its example as a ``buildGradleKts`` block, not a file name.
-    assert diff_search._example_kind("buildgradlekts") == "gradle"
-    assert diff_search._example_kind("settingsgradle") == "gradle"
-    assert diff_search._example_kind("properties") == "properties"
-    snap = diff_search._snapshot(catalog)
+    assert diff_catalog.example_kind("buildgradlekts") == "gradle"
+    assert diff_catalog.example_kind("settingsgradle") == "gradle"
+    assert diff_catalog.example_kind("properties") == "properties"
+    snap = diff_catalog.example_snapshot(catalog)
     upgrade = [n for n, rid in enumerate(snap.example_recipes) if rid.endswith(".plugins.UpgradePluginVersion")]
     assert upgrade and all(snap.kinds[n] == "gradle" for n in upgrade)
     text = (
@@ -347,7 +388,7 @@ def test_gradle_examples_named_after_the_test_helper_are_gradle(catalog, embedde
 
 
 def test_republished_copies_rank_below_the_canonical_recipes(catalog, embedder) -> None:
-    snap = diff_search._snapshot(catalog)
+    snap = diff_catalog.example_snapshot(catalog)
     copy = "io.quarkus.updates.core.quarkus30.JavaxPersistenceToJakartaPersistence"
     canonical = "org.openrewrite.java.migrate.jakarta.JavaxPersistenceToJakartaPersistence"
     assert copy in snap.copies and canonical not in snap.copies

@@ -7,7 +7,7 @@ from conftest import shared_data_dir
 
 from rewrite_assist.evaluation.diff_search_eval import half_of, repository
 from rewrite_assist.server.diffs.features import Change
-from rewrite_assist.server.search.diff_search import id_versions, new_versions, version_factor
+from rewrite_assist.server.search.diff_scoring import id_versions, new_versions, version_factor
 from rewrite_assist.server.search.diff_split import Segment, split_diff
 from rewrite_assist.server.search.diff_words import describe, describe_pr, package_moves, versions
 

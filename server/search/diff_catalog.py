@@ -1,0 +1,133 @@
+"""The catalog side of the diff search: the recipe page examples and recipe texts, indexed once per
+catalog revision (``example_snapshot``).
+
+Each stored example (``recipe_examples``) becomes a row of side-tagged changed tokens ("-x" removed, "+x"
+added, "§shape" the kind of edit) with IDF weights and postings, its embedding, its file kind and whether it
+deletes or creates a file; each recipe with a docs page, its description embedding and the words of its id,
+name and description; plus which composites list each recipe and which recipes only mark code or are
+republished copies (the ranking snapshot's facts, one rule for both searches).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..catalog.examples import StoredExample, as_array, load_examples
+from ..catalog.store import CatalogStore, catalog_revision, identifier_words
+from ..diffs.features import Change, words
+from .priors import is_generated_fragment
+from .snapshot import snapshot_for
+
+MODEL_KEY = "all-MiniLM-L6-v2"
+
+
+@dataclass
+class ExampleSnapshot:
+    """What the diff search compares a PR's segments with, built once per catalog revision."""
+
+    examples: list[StoredExample]
+    matrix: np.ndarray
+    postings: dict[str, np.ndarray]  # side-tagged token ("-x", "+x", "§shape") → example indices
+    idf: dict[str, float]
+    weights: np.ndarray  # per example: the summed IDF of its side-tagged tokens
+    example_recipes: list[str]
+    kinds: np.ndarray
+    recipe_ids: list[str]
+    recipe_matrix: np.ndarray
+    parents: dict[str, list[str]]  # recipe → the composites that list it
+    recipe_postings: dict[str, np.ndarray]  # word of an id, name or description → recipe indices
+    recipe_idf: dict[str, float]
+    whole_file: np.ndarray  # per example: 1 deleted file, 2 new file, 0 an edit
+    search_only: frozenset[str]  # recipes that mark or report instead of changing (``priors.is_search_only``)
+    copies: frozenset[str]  # republished copies and generated ``Outer$Inner`` fragments (``priors``)
+
+
+def side_tokens(change: Change) -> set[str]:
+    """Removed tokens match removed ones, added match added; shape tokens match each other."""
+    return (
+        {"-" + t for t in change.tokens_removed}
+        | {"+" + t for t in change.tokens_added}
+        | {t for t in change.shapes if not t.startswith("§kind:")}
+    )
+
+
+def whole_file(change: Change) -> int:
+    """1: the change deletes a file, 2: it creates one, 0: it edits one."""
+    return 1 if change.deleted_file else 2 if change.new_file else 0
+
+
+def example_kind(kind: str) -> str:
+    """Some pages name a Gradle example's block after the test helper that builds it (``buildGradleKts``,
+    ``settingsGradle``) instead of a file: those are Gradle scripts, as a PR's ``build.gradle.kts`` is."""
+    return "gradle" if kind.endswith(("gradle", "gradlekts")) else kind
+
+
+def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
+    from .hybrid import configured_tuning
+
+    meta = store.check_ready()
+    # The search's ranking snapshot already knows which recipes only find things (one rule for both
+    # searches); read it before ``memo`` builds ours, which holds the memo lock.
+    ranking = snapshot_for(store, meta, configured_tuning().model_key)
+
+    def build() -> ExampleSnapshot:
+        with store.db.cursor() as cur:
+            examples, matrix = load_examples(cur, MODEL_KEY)
+            # Recipes with a docs page only: a Moderne-only recipe cannot go into a rewrite.yml the plugins run.
+            cur.execute(
+                "SELECT e.recipe_id, e.embedding FROM recipe_embeddings e JOIN recipes r ON r.id = e.recipe_id "
+                "WHERE e.model = %s AND r.availability = 'docs'",
+                (MODEL_KEY,),
+            )
+            rows = cur.fetchall()
+            cur.execute("SELECT id, data->'used_by' FROM recipes WHERE used_by_count > 0")
+            parents = {rid: list(used_by or []) for rid, used_by in cur.fetchall()}
+            cur.execute("SELECT id, display_name, left(description, 400) FROM recipes WHERE availability = 'docs'")
+            texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
+        # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
+        keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
+        examples = [examples[i] for i in keep]
+        matrix = matrix[keep] if len(keep) else matrix[:0]
+        lists: dict[str, list[int]] = defaultdict(list)
+        example_tokens = [side_tokens(ex.change) for ex in examples]
+        for i, tokens in enumerate(example_tokens):
+            for token in tokens:
+                lists[token].append(i)
+        n = max(len(examples), 1)
+        idf = {t: math.log(1 + n / len(ids)) for t, ids in lists.items()}
+        weights = np.array([sum(idf[t] for t in sorted(tokens)) for tokens in example_tokens], dtype=np.float32)
+        postings = {t: np.array(ids, dtype=np.int64) for t, ids in lists.items()}
+        recipe_ids = [r[0] for r in rows]
+        word_lists: dict[str, list[int]] = defaultdict(list)
+        for j, rid in enumerate(recipe_ids):
+            for word in set(words(texts.get(rid, ""))):
+                word_lists[word].append(j)
+        n_recipes = max(len(recipe_ids), 1)
+        recipe_idf = {w: math.log(1 + n_recipes / len(ids)) for w, ids in word_lists.items()}
+        recipe_postings = {w: np.array(ids, dtype=np.int64) for w, ids in word_lists.items()}
+        recipe_matrix = np.vstack([as_array(r[1]) for r in rows]) if rows else np.zeros((0, 1), np.float32)
+        return ExampleSnapshot(
+            examples,
+            matrix,
+            postings,
+            idf,
+            weights,
+            [ex.recipe_id for ex in examples],
+            np.array([example_kind(ex.change.kind) for ex in examples]),
+            recipe_ids,
+            recipe_matrix,
+            parents,
+            recipe_postings,
+            recipe_idf,
+            np.array([whole_file(ex.change) for ex in examples]),
+            frozenset(rid for rid, row in ranking.rows.items() if row.facts.search_only),
+            frozenset(
+                rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
+            ),
+        )
+
+    return store.memo("diff-search", catalog_revision(meta), build)

@@ -1,0 +1,132 @@
+"""What the diff search says about each hit: its evidence (the PR file and hunk, or the PR-level description,
+that matched it; the example on the recipe page and the changed tokens both share; the phrase that found
+it) and the option values read off the PR where an example's parameter lines up with a changed value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from ..catalog.examples import StoredExample
+from ..catalog.store import CatalogStore
+from ..diffs.features import Change, corresponding_value
+from .diff_catalog import ExampleSnapshot, side_tokens
+from .diff_scoring import Match
+from .diff_split import Segment
+from .models import SearchHit, catalog_fields
+
+
+class Evidence(BaseModel):
+    file: str = Field(description="the PR file the match is in")
+    hunk: int = Field(description="1-based hunk number within that file (0: the whole file, merged)")
+    score: float
+    example: int | None = Field(description="number of the matched example on the recipe page (None: description)")
+    example_file: str | None = None
+    example_recipe: str | None = Field(
+        default=None, description="whose example matched, when it is a recipe this composite runs"
+    )
+    matched_tokens: list[str] = Field(default_factory=list, description="changed tokens both sides share")
+    described_as: str | None = Field(
+        default=None, description="the hunk put in words, when searching those words found this recipe"
+    )
+    summed_up: int | None = Field(
+        default=None, description="a PR-level description found it: how many hunks it sums up (file: those files)"
+    )
+
+
+class DiffSearchHit(SearchHit):
+    evidence: list[Evidence] = Field(default_factory=list, description="best matches, strongest first")
+    suggested_options: dict[str, str] = Field(
+        default_factory=dict, description="option values read off the PR where an example's parameter lines up"
+    )
+
+
+def shared_tokens(seg: Change, ex: Change, idf: dict[str, float]) -> list[str]:
+    """The rarest changed tokens a PR hunk and an example share (for the evidence)."""
+    same = side_tokens(seg) & side_tokens(ex)
+    ranked = sorted((t for t in same if not t.startswith("§")), key=lambda t: (-idf.get(t, 1.0), t))
+    return list(dict.fromkeys(t[1:] for t in ranked))[:6]  # a token removed and added back counts once
+
+
+def build_hits(
+    store: CatalogStore,
+    ranked: Sequence[tuple[str, float]],
+    units: Sequence[dict[str, Match]],
+    segments: Sequence[Segment],
+    covers: Sequence[Sequence[int]],
+    wide_files: Sequence[str],
+    snap: ExampleSnapshot,
+) -> list[DiffSearchHit]:
+    """The picked recipes as hits, each with its three strongest matches as evidence. ``units`` are the
+    segments' scores followed by the PR-level descriptions' (``wide_files`` names the files each sums up),
+    ``covers`` the segments each unit stands for."""
+    recipes = store.get_recipes([rid for rid, _ in ranked])
+    hits = []
+    for rid, total in ranked:
+        recipe = recipes.get(rid)
+        if recipe is None:
+            continue
+        matches = sorted(
+            ((n, units[n][rid]) for n in range(len(units)) if rid in units[n]),
+            key=lambda nm: -nm[1].score,
+        )
+        evidence = []
+        suggested: dict[str, str] = {}
+        for n, match in matches[:3]:
+            if n >= len(segments):  # a PR-level description found it
+                evidence.append(
+                    Evidence(
+                        file=wide_files[n - len(segments)],
+                        hunk=0,
+                        score=round(match.score, 4),
+                        example=None,
+                        described_as=match.phrase,
+                        summed_up=len(covers[n]),
+                    )
+                )
+                continue
+            seg = segments[n]
+            ex = snap.examples[match.example] if match.example is not None else None
+            evidence.append(
+                Evidence(
+                    file=seg.file,
+                    hunk=seg.hunk,
+                    score=round(match.score, 4),
+                    example=ex.example if ex else None,
+                    example_file=ex.file if ex else None,
+                    example_recipe=ex.recipe_id if ex and ex.recipe_id != rid else None,
+                    matched_tokens=shared_tokens(seg.change, ex.change, snap.idf) if ex else [],
+                    described_as=match.phrase,
+                )
+            )
+            if ex is not None and ex.recipe_id == rid:  # a listed recipe's parameters are not the composite's
+                for name, value in suggest_options(ex, seg.change).items():
+                    suggested.setdefault(name, value)
+        hits.append(
+            DiffSearchHit(
+                **catalog_fields(recipe),
+                cosine_score=round(max(m.cosine for _, m in matches), 4),
+                fusion_score=round(total, 6),
+                # the hunks matched; a PR-level match counts the hunks it sums up
+                matched_variations=len({s for n, _ in matches for s in covers[n]}),
+                evidence=evidence,
+                suggested_options=suggested,
+            )
+        )
+    return hits
+
+
+def suggest_options(ex: StoredExample, change: Change) -> dict[str, str]:
+    """Option values for the recipe, read off the PR hunk where an example parameter lines up with it."""
+    out: dict[str, str] = {}
+    for name, value in ex.parameters.items():
+        if len(value) < 2 or value in {"true", "false"}:
+            continue
+        found = corresponding_value(value, ex.change.added, change.added)
+        if found is None:
+            found = corresponding_value(value, ex.change.removed, change.removed)
+        if found is not None:
+            out[name] = found
+    return out

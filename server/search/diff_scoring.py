@@ -1,0 +1,207 @@
+"""Per-segment evidence of the diff search: each segment against every stored example (embedding of the
+changed lines, IDF-weighted overlap of side-tagged tokens, file kind), composites inheriting part of a
+listed recipe's match, recipes by their own words, then fused with what the segment's phrases found
+(``diff_phrases``) and weighed by version evidence and the demotions (search-only recipes, republished
+copies).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import config
+from ..diffs.features import Change
+from ..embedding import Embedder
+from .diff_catalog import ExampleSnapshot, side_tokens, whole_file
+from .diff_split import Segment
+from .diff_words import versions
+
+MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
+QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines of a hunk carry its gist
+
+# Tuned on the tune half of the labelled pr-cases (repositories 1, 3, 5, ... alphabetically; the other
+# half is held out): figures on the tune half are in-sample, see the README.
+W_EMBED = 0.6
+W_LEX = 2.0
+W_KIND = 0.15
+WHOLE_FILE_CONTENT = 0.5  # a deleted or created file: share of the content evidence (its words count)
+W_RECIPE = 0.8  # description embedding, for recipes without a matching example
+W_RECIPE_LEX = 1.0  # the hunk's words in a recipe's id, name and description
+W_PARENT = 0.5  # a composite's share of a listed recipe's match
+MAX_PARENTS = 12
+W_TEXT = 1.2  # the hunk described in words, searched with find_recipes (its fusion score)
+V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk adds
+V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
+SEARCH_ONLY = 0.5  # a search-only recipe (``priors.is_search_only``) marks code, a PR changes it
+COPY = 0.7  # a republished copy (``io.quarkus.updates...``) or a generated ``Outer$Inner`` fragment
+
+
+@dataclass
+class Match:
+    """One recipe's best evidence in one segment (or one PR-level description)."""
+
+    score: float
+    cosine: float
+    example: int | None  # index into snapshot.examples
+    tokens: list[str]
+    phrase: str | None = None  # the words of the segment that found the recipe, when they did
+
+
+_SHAPE_VERBS = {
+    "only-added": ("add",),
+    "only-removed": ("remove", "delete"),
+    "version-bump": ("upgrade", "update", "version"),
+    "file-deleted": ("delete", "remove", "file"),
+    "file-added": ("create", "add", "file"),
+    "package-move": ("change", "package"),
+    "type-change": ("change", "type"),
+}
+
+
+def _verbs(shape: str) -> tuple[str, ...]:
+    """Words a recipe doing this kind of edit is usually named with (``§version-bump`` → upgrade ...),
+    and the file kind itself (``§kind:dockerfile`` → docker)."""
+    if shape.startswith("§kind:"):
+        kind = shape.removeprefix("§kind:")
+        return (kind.removesuffix("file"),) if kind == "dockerfile" else (kind,)
+    return _SHAPE_VERBS.get(shape.rsplit(":", 1)[-1].removeprefix("§"), ())
+
+
+_ID_VERSION = re.compile(r"(?<!\d)_?(\d+(?:_\d+)*)(?=$|[A-Z_]|to)")
+
+
+@lru_cache(maxsize=16384)
+def id_versions(recipe_id: str) -> tuple[str, ...]:
+    """Versions a recipe's class name names: ``UpgradeSpringBoot_2_7`` → 2.7, ``MigrateToGradle8`` → 8,
+    ``Micronaut3to4Migration`` → 3, 4; a digit inside a word (``Log4j``) is not a version."""
+    name = recipe_id.rsplit(".", 1)[-1]
+    return tuple(m.group(1).replace("_", ".") for m in _ID_VERSION.finditer(name))
+
+
+def version_factor(recipe_id: str, added: Sequence[str]) -> float:
+    """Version evidence: does the version in the recipe's id agree with a version the hunk moves to?
+    Neutral when either side names none."""
+    named = id_versions(recipe_id)
+    if not named or not added:
+        return 1.0
+    for version in named:
+        if any(v == version or v.startswith(version + ".") for v in added):
+            return V_AGREE
+    return V_DISAGREE
+
+
+def new_versions(change: Change) -> list[str]:
+    """Versions on the hunk's added lines that its removed lines do not have."""
+    old = set(versions(change.removed))
+    return [v for v in versions(change.added) if v not in old]
+
+
+def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleSnapshot) -> dict[str, Match]:
+    """Best match per recipe for one segment: embedding, IDF-weighted Dice overlap of side-tagged tokens
+    (accumulated over the postings), and the file kind."""
+    best: dict[str, Match] = {}
+    count = len(snap.examples)
+    if count:
+        overlap = np.zeros(count, dtype=np.float32)
+        seg_tokens = side_tokens(seg)
+        seg_weight = 0.0
+        for token in sorted(seg_tokens):  # one summation order: the same scores in every process
+            weight = snap.idf.get(token, math.log(1 + count))
+            seg_weight += weight
+            ids = snap.postings.get(token)
+            if ids is not None:
+                overlap[ids] += weight
+        lexical = 2 * overlap / (seg_weight + snap.weights + 1e-6)
+        kind = (snap.kinds == seg.kind).astype(np.float32)
+        scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_KIND * kind
+        for i in np.argsort(-scores)[:200].tolist():
+            rid = snap.example_recipes[i]
+            if rid not in best:
+                best[rid] = Match(float(scores[i]), float(cos[i]), i, [])
+    # A composite makes the changes of the recipes it lists: it inherits their matches, slightly discounted,
+    # so a migration whose parts match several hunks can rank above each part.
+    added = new_versions(seg)
+    for rid, match in list(best.items()):
+        if match.example is None:
+            continue
+        for parent in snap.parents.get(rid, ())[:MAX_PARENTS]:
+            score = match.score * W_PARENT * version_factor(parent, added)
+            current = best.get(parent)
+            if current is None or score > current.score:
+                best[parent] = Match(score, match.cosine, match.example, [])
+    if len(snap.recipe_ids):
+        # Recipes by their own words: the hunk's changed tokens (and the verbs its edit shape implies) in
+        # the recipe's id, name and description, as a share of the hunk's token weight; plus the embedding.
+        verbs = {w for shape in seg.shapes for w in _verbs(shape)}
+        # A whole file deleted or created: what changed is the file's existence, not its words.
+        hunk_words = verbs if seg.deleted_file or seg.new_file else (seg.tokens_removed | seg.tokens_added) | verbs
+        hit = np.zeros(len(snap.recipe_ids), dtype=np.float32)
+        total = 1e-6
+        for word in sorted(hunk_words):
+            idf = snap.recipe_idf.get(word)
+            if idf is None:
+                continue
+            total += idf
+            hit[snap.recipe_postings[word]] += idf
+        rscore = W_RECIPE * rcos + W_RECIPE_LEX * hit / total
+        for j in np.argsort(-rscore)[:30].tolist():
+            rid = snap.recipe_ids[j]
+            score = float(rscore[j])
+            current = best.get(rid)
+            if current is None or score > current.score:
+                best[rid] = Match(score, float(rcos[j]), None, [])
+    return best
+
+
+def embed_segments(embedder: Embedder, segments: Sequence[Segment], phrases: Sequence[list[str]]) -> np.ndarray:
+    """Vectors of the segments' changed lines (zero rows for those left out): the segments the words
+    bridge says least about first, at most ``MAX_EMBEDDED``, identical texts once. Embedding is most of a
+    large diff's cost and adds little where a hunk's words already name its change."""
+    texts = [s.change.text(limit=QUERY_TEXT_CHARS) for s in segments]
+    chosen = sorted(range(len(segments)), key=lambda n: (len(phrases[n]), n))[:MAX_EMBEDDED]
+    distinct = list(dict.fromkeys(texts[n] for n in chosen))
+    if not distinct:
+        return np.zeros((len(segments), config.EMBEDDING_DIM), dtype=np.float32)
+    encoded = embedder.encode(distinct)
+    out = np.zeros((len(segments), encoded.shape[1]), dtype=np.float32)
+    index = {t: i for i, t in enumerate(distinct)}
+    for n in chosen:
+        out[n] = encoded[index[texts[n]]]
+    return out
+
+
+def demotion(recipe_id: str, snap: ExampleSnapshot) -> float:
+    """A search-only recipe marks what it finds, a PR diff is a change; a republished copy or a generated
+    fragment takes a slot its canonical recipe (or collection) should have."""
+    factor = SEARCH_ONLY if recipe_id in snap.search_only else 1.0
+    return factor * COPY if recipe_id in snap.copies else factor
+
+
+def fuse(
+    seg: Change, example: dict[str, Match], text: dict[str, tuple[float, str]], snap: ExampleSnapshot
+) -> dict[str, Match]:
+    """The example evidence plus the words evidence, weighed by version evidence. For a deleted or created
+    file the content matches less (a deleted class resembles many examples) unless the example also
+    deletes or creates a file."""
+    added = new_versions(seg)
+    whole = whole_file(seg)
+    out: dict[str, Match] = {}
+    for rid in example.keys() | text.keys():
+        match = example.get(rid)
+        base = match.score if match else 0.0
+        if whole and not (match and match.example is not None and snap.whole_file[match.example] == whole):
+            base *= WHOLE_FILE_CONTENT
+        words_score, phrase = text.get(rid, (0.0, None))
+        score = (base + W_TEXT * words_score) * version_factor(rid, added)
+        score *= demotion(rid, snap)
+        if match is None:
+            out[rid] = Match(score, 0.0, None, [], phrase)
+        else:
+            out[rid] = Match(score, match.cosine, match.example, match.tokens, phrase)
+    return out
