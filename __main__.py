@@ -24,7 +24,7 @@ from .server.diffs import cli as diffs_cli
 from .server.errors import UserError, for_cli
 from .server.mcp import cli as serve_cli
 from .server.search import cli as search_cli
-from .server.search import diff_cli as search_diff_cli
+from .server.search.by_diff import cli as search_diff_cli
 from .server.validation import cli as validation_cli
 
 COMMAND_GROUPS = (

@@ -38,7 +38,7 @@ def build_diff(cases: Path, lines: int = GOAL_LINES) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..server.search.diff_search import find_recipes_for_diff
+    from ..server.search.by_diff.search import find_recipes_for_diff
     from ..server.services import Services
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

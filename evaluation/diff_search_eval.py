@@ -75,7 +75,7 @@ def score(ranking: list[str], relevant: dict[str, int]) -> dict[str, float]:
 
 def evaluate(store: CatalogStore, embedder: Embedder, cases: list[PrCase], *, limit: int = 10) -> dict[str, Any]:
     """Per case and overall metrics of both systems, with latencies."""
-    from ..server.search.diff_search import find_recipes_for_diff
+    from ..server.search.by_diff.search import find_recipes_for_diff
     from ..server.search.hybrid import find_recipes
 
     rows: list[dict[str, Any]] = []

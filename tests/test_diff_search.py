@@ -17,11 +17,15 @@ from rewrite_assist.ingestion.page import parse_page
 from rewrite_assist.server.catalog.examples import example_rows, write_examples
 from rewrite_assist.server.catalog.models import Recipe
 from rewrite_assist.server.diffs.features import corresponding_value, example_change, file_kind
+from rewrite_assist.server.diffs.words import describe
 from rewrite_assist.server.errors import BadInput
-from rewrite_assist.server.search import diff_catalog, diff_phrases, diff_scoring, diff_search, diff_split
-from rewrite_assist.server.search.diff_search import find_recipes_for_diff
-from rewrite_assist.server.search.diff_split import MAX_SEGMENTS, split_diff
-from rewrite_assist.server.search.diff_words import describe
+from rewrite_assist.server.search.by_diff import catalog as diff_catalog
+from rewrite_assist.server.search.by_diff import phrases as diff_phrases
+from rewrite_assist.server.search.by_diff import scoring as diff_scoring
+from rewrite_assist.server.search.by_diff import search as diff_search
+from rewrite_assist.server.search.by_diff import split as diff_split
+from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
+from rewrite_assist.server.search.by_diff.split import MAX_SEGMENTS, split_diff
 
 
 def pr_case(name: str) -> Path:

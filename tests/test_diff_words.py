@@ -7,9 +7,9 @@ from conftest import shared_data_dir
 
 from rewrite_assist.evaluation.diff_search_eval import half_of, repository
 from rewrite_assist.server.diffs.features import Change
-from rewrite_assist.server.search.diff_scoring import id_versions, new_versions, version_factor
-from rewrite_assist.server.search.diff_split import Segment, split_diff
-from rewrite_assist.server.search.diff_words import describe, describe_pr, package_moves, versions
+from rewrite_assist.server.diffs.words import describe, describe_pr, package_moves, versions
+from rewrite_assist.server.search.by_diff.scoring import id_versions, new_versions, version_factor
+from rewrite_assist.server.search.by_diff.split import Segment, split_diff
 
 
 def segments_of(case: str) -> list[Segment]:
@@ -182,7 +182,7 @@ def test_package_moves_and_their_roots() -> None:
 
 
 def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rewrite_assist.server.search import diff_words
+    from rewrite_assist.server.diffs import words as diff_words
 
     # Two workflows and the build move to Java 17: a project migration.
     segments = [(s.file, s.change) for s in segments_of("file-storage-service-pr2")]

@@ -347,3 +347,14 @@ def test_encode_from_several_threads(embedder: Embedder) -> None:
 
 def test_empty_input(embedder: Embedder) -> None:
     assert embedder.encode([]).shape == (0, config.EMBEDDING_DIM)
+
+
+def test_a_later_backend_load_keeps_every_blas_on_one_thread(embedder: Embedder, torch_embedder: Embedder) -> None:
+    """The torch backend's stack loads a BLAS library of its own (scipy's) after the ONNX model: the limit is
+    set again after each load, or that library's workers would spin beside the model's."""
+    from threadpoolctl import threadpool_info
+
+    assert embedder.backend_name == "onnx" and torch_embedder.backend_name == "torch"
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas, "no BLAS library found"
+    assert all(pool["num_threads"] == 1 for pool in blas), blas

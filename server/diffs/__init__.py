@@ -1,4 +1,5 @@
-"""Score a recipe's diff against a PR's diff: the measure every recipe option is judged by.
+"""Read diffs: score a recipe's diff against a PR's diff (the measure every recipe option is judged by),
+and put a change into the catalog's words (``words``, used by the search).
 
 Public API (everything else in this package is internal):
 

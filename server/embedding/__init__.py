@@ -131,8 +131,8 @@ class Embedder:
             except ValueError as exc:
                 raise EmbeddingModelError(str(exc)) from exc
             started = time.perf_counter()
-            single_threaded_blas()  # the model's runtime owns the cores (see there)
             self._backend = load_backend(self.model_path, mode)
+            single_threaded_blas()  # after the load: a backend can bring its own BLAS (scipy's, via torch's stack)
             log.info(
                 "embedding model loaded from %s (%s) in %.2f s",
                 self.model_path,

@@ -49,9 +49,6 @@ def quiet_tokenizers() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
-_blas_limited = False
-
-
 def single_threaded_blas() -> None:
     """Keep numpy's BLAS (OpenBLAS) on one thread for the rest of the process.
 
@@ -60,11 +57,10 @@ def single_threaded_blas() -> None:
     beside the model's threads, the database and the request handling on a 2-core machine they cost more
     CPU than the products themselves. One thread gives the same numbers (each output element is summed
     by one thread either way), without the spinning.
+
+    Called after every model load, since a backend can load a BLAS library of its own (the torch backend's
+    stack brings scipy's OpenBLAS) and a limit only reaches the libraries loaded when it is set.
     """
-    global _blas_limited
-    if _blas_limited:
-        return
-    _blas_limited = True
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - a dependency; without it the products still work, threaded

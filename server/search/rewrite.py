@@ -5,9 +5,9 @@ from 2.11.0 to 2.15.1 in pom.xml", "server.port in application.yml changed from 
 recipe that makes it is named for the kind of edit ("Upgrade Maven dependency version", "Change property
 value"). Several phrasings close that gap when an agent writes them; for one phrase this module writes them.
 
-It reads the phrase the way ``diff_words`` reads a hunk: the file named (its kind from ``file_kind``), the
+It reads the phrase the way ``server.diffs.words`` reads a hunk: the file named (its kind from ``file_kind``), the
 edit's shape (a value changed from A to B, a key renamed, a key or tag added or removed) and the values
-(keys, coordinates, versions). A changed value becomes a two-line hunk that ``diff_words.describe`` puts into
+(keys, coordinates, versions). A changed value becomes a two-line hunk that ``server.diffs.words.describe`` puts into
 words; the shapes it has no writer for get their phrase here. When the phrase names no file and no shape,
 nothing is added and the search runs on the phrase alone.
 """
@@ -18,7 +18,7 @@ import re
 from pathlib import PurePosixPath
 
 from ..diffs.features import Change, file_kind
-from .diff_words import describe, file_noun
+from ..diffs.words import describe, file_noun
 
 _FILE = re.compile(
     r"(?<![\w.\-/])((?:[\w.\-]+/)*(?:[\w.\-]+\.(?:xml|gradle|kts|ya?ml|properties|toml|json|pom)"

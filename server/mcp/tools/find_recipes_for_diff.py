@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from ...search.diff_search import DiffSearchResult, find_recipes_for_diff
+from ...search.by_diff.search import DiffSearchResult, find_recipes_for_diff
 from ..registry import Tool, get_state
 from ..security import check_path
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..catalog.examples import StoredExample, as_array, load_examples
-from ..catalog.store import CatalogStore, catalog_revision, identifier_words
-from ..diffs.features import Change, words
-from .priors import is_generated_fragment
-from .snapshot import snapshot_for
+from ...catalog.examples import StoredExample, as_array, load_examples
+from ...catalog.store import CatalogStore, catalog_revision, identifier_words
+from ...diffs.features import Change, words
+from ..priors import is_generated_fragment
+from ..snapshot import snapshot_for
 
 MODEL_KEY = "all-MiniLM-L6-v2"
 
@@ -67,7 +67,7 @@ def example_kind(kind: str) -> str:
 
 
 def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
-    from .hybrid import configured_tuning
+    from ..hybrid import configured_tuning
 
     meta = store.check_ready()
     # The search's ranking snapshot already knows which recipes only find things (one rule for both

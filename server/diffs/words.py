@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ..diffs.features import Change, line_head
+from .features import Change, line_head
 
 MAX_PHRASES = 4  # per hunk: the most specific first
 MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from .diff_scoring import Match
+from .scoring import Match
 
 # Tuned on the tune half of the labelled pr-cases (repositories 1, 3, 5, ... alphabetically; the other
 # half is held out): figures on the tune half are in-sample, see the README.

@@ -15,10 +15,10 @@ from typing import Any
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from ..diffs.features import Change, file_kind
-from ..diffs.models import DiffParseError
-from ..diffs.preprocess import clean_hunk_headers, preprocess
-from ..errors import BadInput
+from ...diffs.features import Change, file_kind
+from ...diffs.models import DiffParseError
+from ...diffs.preprocess import clean_hunk_headers, preprocess
+from ...errors import BadInput
 
 # Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
 MAX_SEGMENTS = 48

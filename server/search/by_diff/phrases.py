@@ -1,5 +1,5 @@
-"""The diff's words searched with the hybrid ``find_recipes``: the segments' phrases (``diff_words.describe``)
-within a budget per diff (``budget_phrases``), the PR-level descriptions (``diff_words.describe_pr``), both
+"""The diff's words searched with the hybrid ``find_recipes``: the segments' phrases (``server.diffs.words.describe``)
+within a budget per diff (``budget_phrases``), the PR-level descriptions (``server.diffs.words.describe_pr``), both
 a few at a time beside the example scoring, and their hits turned into per-segment and per-description
 scores.
 """
@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from ..catalog.store import CatalogStore
-from ..embedding import Embedder
-from .diff_catalog import ExampleSnapshot
-from .diff_scoring import Match, demotion, version_factor
-from .diff_words import Wide
+from ...catalog.store import CatalogStore
+from ...diffs.words import Wide
+from ...embedding import Embedder
+from .catalog import ExampleSnapshot
+from .scoring import Match, demotion, version_factor
 
 TEXT_HITS = 10  # find_recipes hits kept per phrase
 MAX_PHRASES = 24  # distinct phrases searched per diff: every segment's first, then the later ones (``budget_phrases``)
@@ -37,8 +37,8 @@ _PHRASE_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="diff-phrase
 def start_searches(store: CatalogStore, embedder: Embedder, phrases: Iterable[str]) -> dict[str, Future[Any]]:
     """Start searching each distinct phrase with the hybrid ``find_recipes``, a few at a time: each call
     waits mostly on the database, so they run beside the example scoring. The phrases are already in the
-    catalog's vocabulary (``diff_words``), so no rewritten phrasings are added to them."""
-    from .hybrid import configured_tuning, find_recipes
+    catalog's vocabulary (``server.diffs.words``), so no rewritten phrasings are added to them."""
+    from ..hybrid import configured_tuning, find_recipes
 
     tuning = dataclasses.replace(configured_tuning(), query_rewrite=0)
 

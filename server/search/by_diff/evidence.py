@@ -9,13 +9,13 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from ..catalog.examples import StoredExample
-from ..catalog.store import CatalogStore
-from ..diffs.features import Change, corresponding_value
-from .diff_catalog import ExampleSnapshot, side_tokens
-from .diff_scoring import Match
-from .diff_split import Segment
-from .models import SearchHit, catalog_fields
+from ...catalog.examples import StoredExample
+from ...catalog.store import CatalogStore
+from ...diffs.features import Change, corresponding_value
+from ..models import SearchHit, catalog_fields
+from .catalog import ExampleSnapshot, side_tokens
+from .scoring import Match
+from .split import Segment
 
 
 class Evidence(BaseModel):

@@ -1,7 +1,7 @@
 """Search recipes by the change itself: a PR diff against the before/after examples on recipe pages.
 
 An agent holding a PR diff otherwise has to put the change into words and hope they meet a recipe's
-description. Here the diff is split per file, hunk and run of changed lines (``diff_split``: git puts
+description. Here the diff is split per file, hunk and run of changed lines (``split``: git puts
 changes a few lines apart into one hunk, a plugin bump and a Java level move are two changes), and each
 segment is compared with every example stored in the catalog (``recipe_examples``) on three kinds of evidence:
 
@@ -13,7 +13,7 @@ segment is compared with every example stored in the catalog (``recipe_examples`
 - the file kind (Gradle, Maven, YAML, Dockerfile, Java, properties, ...).
 
 Many recipes have no example, or one unlike a real project's file, while their names and descriptions say
-what they do. So each segment is also described in the catalog's words (``diff_words``: "upgrade Gradle
+what they do. So each segment is also described in the catalog's words (``server.diffs.words``: "upgrade Gradle
 plugin version X to 8.1.1", "add property networkTimeout to gradle-wrapper.properties", "delete files")
 and the phrases go through the hybrid ``find_recipes``; its scores add to the example evidence.
 
@@ -26,18 +26,11 @@ recipes are picked greedily so the hits cover the diff's different changes (smal
 
 Per-hunk words never say "migration": a PR that moves javax imports to jakarta in eight files is, as a
 whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also described as a whole
-(``diff_words.describe_pr``: the same package family moved in several files, the same Java level in
+(``server.diffs.words.describe_pr``: the same package family moved in several files, the same Java level in
 several build and CI files), those few phrases are searched the same way, and each becomes one more unit
 in the pick that stands for the segments it sums up. A hit of such a phrase gains by the share of those
 segments it explains (it, or a recipe it lists, is among each one's best): the umbrella migration, not a
 sibling that only shares its words.
-
-Where each part lives: this module is the entry point (``find_recipes_for_diff``) and the order of the
-steps; ``diff_split`` cuts the diff into segments, ``diff_words`` puts segments and the whole PR into
-words, ``diff_catalog`` holds the catalog side (examples, recipe texts, composites, demotion facts) built
-once per catalog revision, ``diff_scoring`` scores each segment against it and fuses the evidence,
-``diff_phrases`` searches the words within the phrase budget, ``diff_pick`` makes the whole-diff pick and
-``diff_evidence`` turns the picked recipes into hits with their evidence and suggested options.
 """
 
 from __future__ import annotations
@@ -48,17 +41,17 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
-from ..catalog.store import CatalogStore
-from ..diffs.loader import PathCheck, load_diff
-from ..embedding import Embedder
-from ..errors import BadInput
-from .diff_catalog import example_snapshot
-from .diff_evidence import DiffSearchHit, Evidence, build_hits
-from .diff_phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
-from .diff_pick import pick
-from .diff_scoring import W_TEXT, embed_segments, fuse, score_segment
-from .diff_split import split_diff
-from .diff_words import describe, describe_pr
+from ...catalog.store import CatalogStore
+from ...diffs.loader import PathCheck, load_diff
+from ...diffs.words import describe, describe_pr
+from ...embedding import Embedder
+from ...errors import BadInput
+from .catalog import example_snapshot
+from .evidence import DiffSearchHit, Evidence, build_hits
+from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
+from .pick import pick
+from .scoring import W_TEXT, embed_segments, fuse, score_segment
+from .split import split_diff
 
 __all__ = ["DiffSearchHit", "DiffSearchResult", "Evidence", "GroupHit", "HunkGroup", "find_recipes_for_diff"]
 

@@ -15,8 +15,8 @@ def register(subparsers: Any) -> None:
 
 
 def run_search_diff(args: argparse.Namespace) -> int:
-    from ..services import Services
-    from .diff_search import find_recipes_for_diff
+    from ...services import Services
+    from .search import find_recipes_for_diff
 
     state = Services()
     result = find_recipes_for_diff(state.store(), state.embedder, args.pr_diff, limit=args.limit)

@@ -1,7 +1,7 @@
 """Per-segment evidence of the diff search: each segment against every stored example (embedding of the
 changed lines, IDF-weighted overlap of side-tagged tokens, file kind), composites inheriting part of a
 listed recipe's match, recipes by their own words, then fused with what the segment's phrases found
-(``diff_phrases``) and weighed by version evidence and the demotions (search-only recipes, republished
+(``phrases``) and weighed by version evidence and the demotions (search-only recipes, republished
 copies).
 """
 
@@ -15,12 +15,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import config
-from ..diffs.features import Change
-from ..embedding import Embedder
-from .diff_catalog import ExampleSnapshot, side_tokens, whole_file
-from .diff_split import Segment
-from .diff_words import versions
+from ... import config
+from ...diffs.features import Change
+from ...diffs.words import versions
+from ...embedding import Embedder
+from .catalog import ExampleSnapshot, side_tokens, whole_file
+from .split import Segment
 
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
 QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines of a hunk carry its gist
