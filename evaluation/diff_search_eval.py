@@ -135,6 +135,7 @@ def _mean(rows: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def render(doc: dict[str, Any]) -> str:
+    """The summary: totals per half for every system, and per-case recall for the tune half only."""
     lines = [
         f"pr-cases: {doc['cases']} labelled PRs, top {doc['limit']}; tune half: repositories 1, 3, 5, ... "
         "alphabetically, check half: 2, 4, 6, ... (held out from tuning)",
@@ -157,7 +158,13 @@ def render(doc: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"{'case':<48} {'half':<6} {'diff R@10':>9} {'intent R@10':>11}")
     for row in doc["per_case"]:
+        if row["half"] != "tune":
+            continue
         mark = "*" if row["intent_names_a_label"] else " "
         diff_r, intent_r = row["diff"]["recall@10"], row["intent"]["recall@10"]
         lines.append(f"{row['id']:<47}{mark} {row['half']:<6} {diff_r:>9.2f} {intent_r:>11.2f}")
+    lines.append(
+        "(check-half cases are not listed, so whoever tunes on this summary stays blind to them; "
+        "their rankings are in the JSON)"
+    )
     return "\n".join(lines) + "\n"
