@@ -22,8 +22,6 @@ from ...diffs.features import Change, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 
-MODEL_KEY = "all-MiniLM-L6-v2"
-
 
 @dataclass
 class ExampleSnapshot:
@@ -70,18 +68,19 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
     from ..hybrid import configured_tuning
 
     meta = store.check_ready()
+    model_key = configured_tuning().model_key  # the vectors the hybrid search compares, examples' too
     # The search's ranking snapshot already knows which recipes only find things (one rule for both
     # searches); read it before ``memo`` builds ours, which holds the memo lock.
-    ranking = snapshot_for(store, meta, configured_tuning().model_key)
+    ranking = snapshot_for(store, meta, model_key)
 
     def build() -> ExampleSnapshot:
         with store.db.cursor() as cur:
-            examples, matrix = load_examples(cur, MODEL_KEY)
+            examples, matrix = load_examples(cur, model_key)
             # Recipes with a docs page only: a Moderne-only recipe cannot go into a rewrite.yml the plugins run.
             cur.execute(
                 "SELECT e.recipe_id, e.embedding FROM recipe_embeddings e JOIN recipes r ON r.id = e.recipe_id "
                 "WHERE e.model = %s AND r.availability = 'docs'",
-                (MODEL_KEY,),
+                (model_key,),
             )
             rows = cur.fetchall()
             cur.execute("SELECT id, data->'used_by' FROM recipes WHERE used_by_count > 0")
