@@ -42,6 +42,23 @@ class ExampleSnapshot:
     whole_file: np.ndarray  # per example: 1 deleted file, 2 new file, 0 an edit
     search_only: frozenset[str]  # recipes that mark or report instead of changing (``priors.is_search_only``)
     copies: frozenset[str]  # republished copies and generated ``Outer$Inner`` fragments (``priors``)
+    ancestors: dict[str, frozenset[str]]  # recipe → every composite that runs it, directly or through others
+
+
+def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
+    """Every composite above each recipe (``parents`` lists the direct ones), to ``depth`` levels."""
+    out: dict[str, frozenset[str]] = {}
+    for rid in parents:
+        seen: set[str] = set()
+        level = list(parents[rid])
+        for _ in range(depth):
+            level = [p for p in level if p not in seen]
+            if not level:
+                break
+            seen.update(level)
+            level = [q for p in level for q in parents.get(p, ())]
+        out[rid] = frozenset(seen)
+    return out
 
 
 def side_tokens(change: Change) -> set[str]:
@@ -127,6 +144,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             frozenset(
                 rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
             ),
+            ancestor_sets(parents),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)
