@@ -208,7 +208,9 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
         new_versions = [v for v in versions([new]) if v not in versions([old])]
         if new_versions:
             out.append(f"change {_file_words(path)} version to {new_versions[0]}")
-            out.append(f"change property {key} value in {name}")
+            # The first phrase names the file; this one says the generic edit (a property's value changed)
+            # with the file kind, so a file name's own words (``gradle-wrapper``) do not outweigh it.
+            out.append(f"change property {key} value in properties file")
         else:
             value = _KEY_VALUE.match(new)
             out.append(f"change property {key} value to {_strip_quotes(value.group(2)) if value else ''} in {name}")
