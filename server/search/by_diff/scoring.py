@@ -163,14 +163,14 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
 
 def pair_overlap(seg: Change, snap: ExampleSnapshot) -> np.ndarray | float:
     """IDF-weighted Dice overlap of the segment's ``old>new`` substitutions with each example's (0 when the
-    segment pairs no lines)."""
-    pairs = pair_tokens(seg)
-    if not pairs:
+    segment pairs no lines, or none of its substitutions is any example's)."""
+    pairs = sorted(pair_tokens(seg))  # one summation order: the same scores in every process
+    if not any(token in snap.pair_postings for token in pairs):
         return 0.0
     count = len(snap.examples)
     shared = np.zeros(count, dtype=np.float32)
     total = 0.0
-    for token in sorted(pairs):  # one summation order: the same scores in every process
+    for token in pairs:
         weight = snap.pair_idf.get(token, math.log(1 + count))
         total += weight
         ids = snap.pair_postings.get(token)
