@@ -181,7 +181,7 @@ def test_the_phrase_budget_searches_every_first_phrase_then_takes_turns_by_file_
     assert 2 < len(with_later) <= len(spare)
     assert set(served[: len(with_later)]) == with_later  # each kind once before any kind twice
     # in diff order the spare slots went to the workflow and the Dockerfile, never to the wrapper file
-    assert "change property distribution url value in gradle-wrapper.properties" in spare
+    assert "change property distribution url value in properties file" in spare
     # under the budget nothing is left out, the first phrases still first
     small = [["a1", "a2"], ["b1"], ["a1", "c2", "c3"]]
     assert diff_phrases.budget_phrases(small, ["gradle", "yaml", "java"]) == ["a1", "b1", "a2", "c2", "c3"]
