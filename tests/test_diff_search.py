@@ -8,6 +8,7 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import require_snapshot, shared_data_dir
 from test_cli import run
@@ -16,7 +17,7 @@ from test_mcp_server import call, text_of
 from rewrite_assist.ingestion.page import parse_page
 from rewrite_assist.server.catalog.examples import example_rows, write_examples
 from rewrite_assist.server.catalog.models import Recipe
-from rewrite_assist.server.diffs.features import corresponding_value, example_change, file_kind
+from rewrite_assist.server.diffs.features import Change, corresponding_value, example_change, file_kind
 from rewrite_assist.server.diffs.words import describe
 from rewrite_assist.server.errors import BadInput
 from rewrite_assist.server.search.by_diff import catalog as diff_catalog
@@ -180,7 +181,7 @@ def test_the_phrase_budget_searches_every_first_phrase_then_takes_turns_by_file_
     assert 2 < len(with_later) <= len(spare)
     assert set(served[: len(with_later)]) == with_later  # each kind once before any kind twice
     # in diff order the spare slots went to the workflow and the Dockerfile, never to the wrapper file
-    assert "change property distribution url value in gradle-wrapper.properties" in spare
+    assert "change property distribution url value in properties file" in spare
     # under the budget nothing is left out, the first phrases still first
     small = [["a1", "a2"], ["b1"], ["a1", "c2", "c3"]]
     assert diff_phrases.budget_phrases(small, ["gradle", "yaml", "java"]) == ["a1", "b1", "a2", "c2", "c3"]
@@ -418,3 +419,61 @@ def test_a_base_image_change_finds_the_generic_from_recipe_too(catalog, embedder
     # The image names find the recipe that knows them; the bare words find ChangeFrom, which does any swap.
     assert ids[0] == "org.openrewrite.java.migrate.UpgradeDockerImageVersion", ids
     assert "org.openrewrite.docker.ChangeFrom" in ids[:3], ids
+
+
+# -- round 3: Java compatibility words, composites and their members, substitutions ---------------------
+def test_a_toolchain_hunk_finds_the_java_compatibility_recipe(catalog, embedder, monkeypatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    text = (
+        "diff --git a/build.gradle b/build.gradle\n--- a/build.gradle\n+++ b/build.gradle\n"
+        "@@ -8,6 +8,7 @@ plugins {\n java {\n"
+        "-    sourceCompatibility = JavaVersion.VERSION_11\n-    targetCompatibility = JavaVersion.VERSION_11\n"
+        "+    toolchain {\n+        languageVersion = JavaLanguageVersion.of(17)\n+    }\n }\n \n repositories {\n"
+    )
+    member = "org.openrewrite.gradle.UpdateJavaCompatibility"
+    result = find_recipes_for_diff(catalog, embedder, text, limit=5)
+    ids = [h.id for h in result.hits]
+    assert member in ids[:2], ids
+    hit = result.hits[ids.index(member)]
+    assert hit.evidence[0].described_as == "update Java compatibility to 17 in Gradle build"
+    # Said only as "add toolchain", "upgrade Java version to 17", ... it ranks lower.
+    monkeypatch.setattr(diff_words, "JAVA_COMPATIBILITY", False)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=5).hits]
+    assert member not in without[: ids.index(member) + 1], without
+
+
+def test_a_picked_composite_leaves_its_member_that_tops_a_hunk(catalog, embedder, monkeypatch) -> None:
+    # CI and build move to Java 17, JUnit 4 → 5, the wrapper and a plugin: UpgradeToJava17 is picked and
+    # covers the toolchain hunk, whose best recipe, UpdateJavaCompatibility, is one of the steps it runs.
+    from rewrite_assist.server.search.by_diff import pick as diff_pick
+
+    composite, member = "org.openrewrite.java.migrate.UpgradeToJava17", "org.openrewrite.gradle.UpdateJavaCompatibility"
+    snap = diff_catalog.example_snapshot(catalog)
+    assert composite in snap.ancestors[member]  # through UpgradeBuildToJava17: more than one level up
+    path = str(pr_case("user-management-service-pr2"))
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    assert composite in ids and member in ids, ids
+    monkeypatch.setattr(diff_pick, "MEMBERS_KEEP", False)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    assert composite in without and member not in without, without
+
+
+def test_substitutions_shared_with_an_example_count(catalog) -> None:
+    snap = diff_catalog.example_snapshot(catalog)
+    token = "~org.junit.assert.assertfalse>org.junit.jupiter.api.assertions.assertfalse"
+    holders = {snap.example_recipes[i] for i in snap.pair_postings[token]}
+    assert "org.openrewrite.java.testing.junit5.AssertToAssertions" in holders
+    swap = Change(
+        "java",
+        ["import static org.junit.Assert.assertFalse;"],
+        ["import static org.junit.jupiter.api.Assertions.assertFalse;"],
+    )
+    both_named = Change(
+        "java",
+        [],
+        ["import static org.junit.Assert.assertFalse;", "import static org.junit.jupiter.api.Assertions.assertFalse;"],
+    )
+    paired = diff_scoring.pair_overlap(swap, snap)
+    assert isinstance(paired, np.ndarray) and paired[snap.pair_postings[token]].min() > 0.3
+    assert diff_scoring.pair_overlap(both_named, snap) == 0.0  # naming both is not turning one into the other

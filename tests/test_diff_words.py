@@ -225,3 +225,59 @@ def test_a_new_base_image_is_also_said_without_the_image_names() -> None:
     docker = phrases_of("notification-service-pr2", "Dockerfile")[0]
     assert docker[0].startswith("change Dockerfile FROM base image openjdk:11-jdk-slim")
     assert "change the base image in a Dockerfile FROM instruction" in docker
+
+
+def test_java_compatibility_lines_read_as_a_java_compatibility_update(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    # sourceCompatibility/targetCompatibility = JavaVersion.VERSION_11 → toolchain { languageVersion = ...of(17) }
+    toolchain = [p for p in phrases_of("user-management-service-pr2", "build.gradle") if "toolchain" in " ".join(p)]
+    assert toolchain and toolchain[0][0] == "update Java compatibility to 17 in Gradle build"
+    # Only removed (the toolchain comes in another hunk): the update without a level.
+    removed = Change("gradle", ["sourceCompatibility = '11'", "targetCompatibility = '11'"], [])
+    assert describe("build.gradle", removed)[0] == "update Java compatibility in Gradle build"
+    # A constant names the level (``VERSION_1_8`` is 1.8); a version elsewhere in the hunk is not it.
+    constant = Change(
+        "gradle",
+        ["sourceCompatibility = JavaVersion.VERSION_1_8", "    id 'org.example.tool' version '1.2.3'"],
+        ["sourceCompatibility = JavaVersion.VERSION_17", "    id 'org.example.tool' version '1.2.4'"],
+    )
+    assert describe("build.gradle", constant)[0] == "update Java compatibility to 17 in Gradle build"
+    # Other Gradle lines do not say it.
+    plain = Change("gradle", ["    mainClassName = 'a.B'"], ["    mainClass = 'a.B'"])
+    assert not any("compatibility" in p for p in describe("build.gradle", plain))
+    monkeypatch.setattr(diff_words, "JAVA_COMPATIBILITY", False)
+    assert describe("build.gradle", removed) == [
+        "remove source compatibility from Gradle build",
+        "remove target compatibility from Gradle build",
+    ]
+
+
+def test_a_property_version_change_says_the_generic_edit_with_the_file_kind() -> None:
+    [phrases] = phrases_of("analytics-dashboard-pr1", "gradle-wrapper.properties")
+    assert phrases[0] == "change gradle wrapper version to 8.1"  # the file's own words first
+    assert "change property distribution url value in properties file" in phrases
+    assert not any("gradle-wrapper.properties" in p for p in phrases[1:2])
+
+
+def test_pair_tokens_say_what_became_what() -> None:
+    from rewrite_assist.server.search.by_diff.catalog import pair_tokens
+
+    imports = Change(
+        "java",
+        ["import static org.junit.Assert.assertEquals;", "import org.junit.Test;"],
+        ["import static org.junit.jupiter.api.Assertions.assertEquals;", "import org.junit.jupiter.api.Test;"],
+    )
+    assert pair_tokens(imports) == {
+        "~org.junit.assert.assertequals>org.junit.jupiter.api.assertions.assertequals",
+        "~org.junit.test>org.junit.jupiter.api.test",
+    }
+    coordinate = Change(
+        "gradle",
+        ["testImplementation 'junit:junit:4.13.2'"],
+        ["testImplementation 'org.junit.jupiter:junit-jupiter:5.8.1'"],
+    )
+    assert pair_tokens(coordinate) == {"~junit:junit>org.junit.jupiter:junit-jupiter"}
+    # Versions are the project's own: a version bump pairs nothing; lines only added pair nothing either.
+    assert pair_tokens(Change("gradle", ["implementation 'a.b:c:1.0'"], ["implementation 'a.b:c:2.0'"])) == set()
+    assert pair_tokens(Change("gradle", [], ["implementation 'a.b:c:1.0'"])) == set()

@@ -31,6 +31,9 @@ MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the wo
 # ``Before`` → ``BeforeEach``) read as "change type ..." before the package move.
 STATIC_TYPES = True
 BARE_FROM = True  # a FROM line's new image: also said without the image names
+# A Gradle build's Java compatibility lines (``sourceCompatibility``, ``targetCompatibility``, a toolchain's
+# ``languageVersion``, ``jvmTarget``) changed: said as the catalog says it, "update Java compatibility".
+JAVA_COMPATIBILITY = True
 
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
 _COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
@@ -43,6 +46,10 @@ _XML_TAG = re.compile(r"^\s*<([\w.\-]+)>([^<]*)</\1>")
 _KEY_VALUE = re.compile(r"^\s*-?\s*([\w.\-\[\]]+)\s*[:=]\s*(.*)$")
 _REPOSITORY = re.compile(r"^\s*(jcenter|mavenCentral|mavenLocal|google|gradlePluginPortal)\s*\(\)")
 _CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*\)\s*$")
+_COMPATIBILITY = re.compile(
+    r"^\s*(?:java\.)?(?:sourceCompatibility|targetCompatibility|languageVersion|jvmTarget|release)\b|^\s*toolchain\s*\{"
+)
+_JAVA_CONSTANT = re.compile(r"VERSION_(\d+(?:_\d+)?)|JvmTarget\.JVM_(\d+(?:_\d+)?)")
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,9 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
         new_versions = [v for v in versions([new]) if v not in versions([old])]
         if new_versions:
             out.append(f"change {_file_words(path)} version to {new_versions[0]}")
-            out.append(f"change property {key} value in {name}")
+            # The first phrase names the file; this one says the generic edit (a property's value changed)
+            # with the file kind, so a file name's own words (``gradle-wrapper``) do not outweigh it.
+            out.append(f"change property {key} value in properties file")
         else:
             value = _KEY_VALUE.match(new)
             out.append(f"change property {key} value to {_strip_quotes(value.group(2)) if value else ''} in {name}")
@@ -276,8 +285,35 @@ def _coordinate(line: str) -> tuple[str, str, str | None] | None:
     return match.group(1), match.group(2), match.group(3)
 
 
+def _compatibility(change: Change) -> str | None:
+    """For a build script hunk that changes the Java compatibility lines: the level they move to ("" when
+    the hunk does not say, e.g. the lines are only removed), else None. ``JavaVersion.VERSION_1_8`` reads
+    as 1.8, ``JavaLanguageVersion.of(17)`` and ``'17'`` as 17."""
+    lines = [line for line in change.removed + change.added if _COMPATIBILITY.match(line)]
+    if not lines:
+        return None
+    old = {_compat_value(line) for line in change.removed} - {None}
+    for line in change.added:
+        value = _compat_value(line)
+        if value is not None and value not in old:
+            return value
+    return ""
+
+
+def _compat_value(line: str) -> str | None:
+    if not _COMPATIBILITY.match(line):
+        return None
+    constant = _JAVA_CONSTANT.search(line)
+    if constant:
+        return (constant.group(1) or constant.group(2)).replace("_", ".")
+    found = versions([line])
+    return found[0] if found else None
+
+
 def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
     out: list[str] = []
+    if JAVA_COMPATIBILITY and (level := _compatibility(change)) is not None:
+        out.append(f"update Java compatibility {'to ' + level + ' ' if level else ''}in Gradle build")
     pairs, removed, added = _pairs(change)
     dep_removed = [c for line in change.removed if (c := _coordinate(line))]
     dep_added = [c for line in change.added if (c := _coordinate(line))]

@@ -11,6 +11,7 @@ republished copies (the ranking snapshot's facts, one rule for both searches).
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ import numpy as np
 
 from ...catalog.examples import StoredExample, as_array, load_examples
 from ...catalog.store import CatalogStore, catalog_revision, identifier_words
-from ...diffs.features import Change, words
+from ...diffs.features import Change, line_head, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 
@@ -42,6 +43,26 @@ class ExampleSnapshot:
     whole_file: np.ndarray  # per example: 1 deleted file, 2 new file, 0 an edit
     search_only: frozenset[str]  # recipes that mark or report instead of changing (``priors.is_search_only``)
     copies: frozenset[str]  # republished copies and generated ``Outer$Inner`` fragments (``priors``)
+    ancestors: dict[str, frozenset[str]]  # recipe → every composite that runs it, directly or through others
+    pair_postings: dict[str, np.ndarray]  # ``old>new`` token (``pair_tokens``) → example indices
+    pair_idf: dict[str, float]
+    pair_weights: np.ndarray  # per example: the summed IDF of its pair tokens
+
+
+def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
+    """Every composite above each recipe (``parents`` lists the direct ones), to ``depth`` levels."""
+    out: dict[str, frozenset[str]] = {}
+    for rid in parents:
+        seen: set[str] = set()
+        level = list(parents[rid])
+        for _ in range(depth):
+            level = [p for p in level if p not in seen]
+            if not level:
+                break
+            seen.update(level)
+            level = [q for p in level for q in parents.get(p, ())]
+        out[rid] = frozenset(seen)
+    return out
 
 
 def side_tokens(change: Change) -> set[str]:
@@ -51,6 +72,46 @@ def side_tokens(change: Change) -> set[str]:
         | {"+" + t for t in change.tokens_added}
         | {t for t in change.shapes if not t.startswith("§kind:")}
     )
+
+
+_VERSIONISH = re.compile(r"^v?\d+(?:[._]\d+)*(?:[-.+]?[A-Za-z0-9]+)*$")
+MAX_PAIRS = 12
+_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:[.\-:][A-Za-z_$][\w$]*)*")
+
+
+def pair_tokens(change: Change) -> set[str]:
+    """What the change turns into what: ``old>new`` for the names a removed line loses and its added
+    counterpart gains (lines paired in order among those with the same leading keyword, else by position
+    when the counts agree); versions left out (a project's versions are its own). ``org.junit.Assert`` →
+    ``org.junit.jupiter.api.Assertions`` matches an example making the same substitution, not one that
+    only mentions both names."""
+    removed = [line for line in change.removed if line.strip()]
+    added = [line for line in change.added if line.strip()]
+    by_head: dict[str | None, list[str]] = defaultdict(list)
+    for line in added:
+        by_head[line_head(line)].append(line)
+    pairs: list[tuple[str, str]] = []
+    for line in removed:
+        waiting = by_head.get(line_head(line))
+        if waiting:
+            pairs.append((line, waiting.pop(0)))
+    if not pairs and removed and len(removed) == len(added):
+        pairs = list(zip(removed, added, strict=True))
+    out: set[str] = set()
+    for old, new in pairs:
+        old_names, new_names = _names(old), _names(new)
+        gone = [w for w in old_names if w not in new_names][:2]
+        came = [w for w in new_names if w not in old_names][:2]
+        out.update(f"~{g}>{c}" for g in gone for c in came)
+        if len(out) >= MAX_PAIRS:
+            break
+    return out
+
+
+def _names(line: str) -> list[str]:
+    """The line's whole names (dotted, coordinates), in order, without versions and stop words."""
+    found = (w.lower() for w in _NAME.findall(line))
+    return list(dict.fromkeys(w for w in found if not _VERSIONISH.match(w) and ("." in w or len(w) > 3)))
 
 
 def whole_file(change: Change) -> int:
@@ -100,6 +161,13 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
         idf = {t: math.log(1 + n / len(ids)) for t, ids in lists.items()}
         weights = np.array([sum(idf[t] for t in sorted(tokens)) for tokens in example_tokens], dtype=np.float32)
         postings = {t: np.array(ids, dtype=np.int64) for t, ids in lists.items()}
+        example_pairs = [pair_tokens(ex.change) for ex in examples]
+        pair_lists: dict[str, list[int]] = defaultdict(list)
+        for i, pairs in enumerate(example_pairs):
+            for token in pairs:
+                pair_lists[token].append(i)
+        pair_idf = {t: math.log(1 + n / len(ids)) for t, ids in pair_lists.items()}
+        pair_weights = np.array([sum(pair_idf[t] for t in sorted(p)) for p in example_pairs], dtype=np.float32)
         recipe_ids = [r[0] for r in rows]
         word_lists: dict[str, list[int]] = defaultdict(list)
         for j, rid in enumerate(recipe_ids):
@@ -127,6 +195,10 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             frozenset(
                 rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
             ),
+            ancestor_sets(parents),
+            {t: np.array(ids, dtype=np.int64) for t, ids in pair_lists.items()},
+            pair_idf,
+            pair_weights,
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -8,7 +8,7 @@ sums up.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .scoring import Match
 
@@ -21,6 +21,10 @@ UNWORDED = 0.7  # in the pick: a segment without any phrase (its scores' share)
 WIDE_COVER = 1.0  # in the pick: what a recipe a PR-level description found leaves of the segments it sums up
 WIDE_LIFTED = True  # the PR-level unit's scores are lifted toward the best segment like a small hunk's
 COVERAGE_DECAY = 0.55
+# A picked composite covers its segments for other recipes, not for the ones it runs: those are the precise
+# steps that make its changes (``UpgradeToJava17`` picked, ``UpdateJavaCompatibility`` still names the
+# toolchain hunk).
+MEMBERS_KEEP = True
 
 
 def pick(
@@ -28,13 +32,17 @@ def pick(
     limit: int,
     worded: Sequence[bool] | None = None,
     covers: Sequence[Sequence[int]] | None = None,
+    ancestors: Mapping[str, frozenset[str]] | None = None,
 ) -> list[tuple[str, float]]:
     """Greedy selection over the whole diff: a recipe's value is its best segment score weighted by how
     much of that segment is still uncovered, plus a little for every other segment it matches well.
 
     ``covers`` says which segments each unit stands for: a segment itself, or for a PR-level description
-    the segments it sums up, which a recipe it finds covers too (``WIDE_COVER``)."""
+    the segments it sums up, which a recipe it finds covers too (``WIDE_COVER``). ``ancestors`` (recipe →
+    the composites that run it) exempts a picked composite's members from the decay it caused."""
     weights = [1.0] * len(per_segment)
+    # per segment: the composites picked that decayed it (a member of one is not covered by it)
+    decayed_by: list[list[str]] = [[] for _ in per_segment]
     tops = [max((m.score for m in scores.values()), default=0.0) for scores in per_segment]
     best = max(tops, default=0.0)
     # A small hunk's best recipe (a FROM line, a deleted file) scores lower than a big hunk's; lifting each
@@ -53,9 +61,18 @@ def pick(
     chosen: list[tuple[str, float]] = []
     while candidates and len(chosen) < limit:
 
+        def weight(rid: str, n: int, s: float) -> float:
+            if not decayed_by[n] or ancestors is None or s < tops[n]:
+                return weights[n]
+            above = ancestors.get(rid, frozenset())
+            kept = sum(1 for c in decayed_by[n] if c in above)
+            return weights[n] / COVERAGE_DECAY**kept
+
         def value(rid: str) -> float:
-            parts = sorted((weights[n] * s for n, s in candidates[rid]), reverse=True)
-            spread = sorted((weights[n] * s for n, s in candidates[rid] if s >= SPREAD_MIN * tops[n]), reverse=True)
+            parts = sorted((weight(rid, n, s) * s for n, s in candidates[rid]), reverse=True)
+            spread = sorted(
+                (weight(rid, n, s) * s for n, s in candidates[rid] if s >= SPREAD_MIN * tops[n]), reverse=True
+            )
             return parts[0] + W_SPREAD * sum(spread[1:4])
 
         rid = max(candidates, key=lambda r: (value(r), r))
@@ -63,6 +80,8 @@ def pick(
         for n, s in candidates.pop(rid):
             if s >= 0.85 * tops[n]:
                 weights[n] *= COVERAGE_DECAY
+                if MEMBERS_KEEP:
+                    decayed_by[n].append(rid)
                 if covers is not None and len(covers[n]) > 1:
                     for covered in covers[n]:
                         weights[covered] *= WIDE_COVER

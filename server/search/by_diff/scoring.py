@@ -19,7 +19,7 @@ from ... import config
 from ...diffs.features import Change
 from ...diffs.words import versions
 from ...embedding import Embedder
-from .catalog import ExampleSnapshot, side_tokens, whole_file
+from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
 
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
@@ -30,6 +30,7 @@ QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines
 W_EMBED = 0.6
 W_LEX = 2.0
 W_KIND = 0.15
+W_PAIR = 0.5  # the hunk's old>new substitutions (``catalog.pair_tokens``) shared with an example's
 WHOLE_FILE_CONTENT = 0.5  # a deleted or created file: share of the content evidence (its words count)
 W_RECIPE = 0.8  # description embedding, for recipes without a matching example
 W_RECIPE_LEX = 1.0  # the hunk's words in a recipe's id, name and description
@@ -118,8 +119,9 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
             if ids is not None:
                 overlap[ids] += weight
         lexical = 2 * overlap / (seg_weight + snap.weights + 1e-6)
+        paired = pair_overlap(seg, snap) if W_PAIR > 0 else 0.0
         kind = (snap.kinds == seg.kind).astype(np.float32)
-        scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_KIND * kind
+        scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_PAIR * paired + W_KIND * kind
         for i in np.argsort(-scores)[:200].tolist():
             rid = snap.example_recipes[i]
             if rid not in best:
@@ -157,6 +159,24 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
             if current is None or score > current.score:
                 best[rid] = Match(score, float(rcos[j]), None, [])
     return best
+
+
+def pair_overlap(seg: Change, snap: ExampleSnapshot) -> np.ndarray | float:
+    """IDF-weighted Dice overlap of the segment's ``old>new`` substitutions with each example's (0 when the
+    segment pairs no lines, or none of its substitutions is any example's)."""
+    pairs = sorted(pair_tokens(seg))  # one summation order: the same scores in every process
+    if not any(token in snap.pair_postings for token in pairs):
+        return 0.0
+    count = len(snap.examples)
+    shared = np.zeros(count, dtype=np.float32)
+    total = 0.0
+    for token in pairs:
+        weight = snap.pair_idf.get(token, math.log(1 + count))
+        total += weight
+        ids = snap.pair_postings.get(token)
+        if ids is not None:
+            shared[ids] += weight
+    return 2 * shared / (total + snap.pair_weights + 1e-6)
 
 
 def embed_segments(embedder: Embedder, segments: Sequence[Segment], phrases: Sequence[list[str]]) -> np.ndarray:

@@ -143,7 +143,7 @@ def find_recipes_for_diff(
 
     units = per_segment + wide_units
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
-    ranked = pick(units, limit, [bool(own) for own in phrases] + [True] * len(wide), covers)
+    ranked = pick(units, limit, [bool(own) for own in phrases] + [True] * len(wide), covers, snap.ancestors)
     hits = build_hits(store, ranked, units, segments, covers, wide_files, snap)
     hint = None
     if not hits:
