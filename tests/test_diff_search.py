@@ -17,6 +17,7 @@ from test_mcp_server import call, text_of
 from rewrite_assist.ingestion.page import parse_page
 from rewrite_assist.server.catalog.examples import example_rows, write_examples
 from rewrite_assist.server.catalog.models import Recipe
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.diffs.features import Change, corresponding_value, example_change, file_kind
 from rewrite_assist.server.diffs.words import describe
 from rewrite_assist.server.errors import BadInput
@@ -122,10 +123,10 @@ def test_example_rows_are_written_only_when_they_change(catalog) -> None:
     recipes = list(catalog.get_recipes(catalog.all_ids()).values())
     rows = example_rows(recipes)
     with catalog.db.connection() as conn, conn.cursor() as cur:
-        assert write_examples(cur, rows, model_key="all-MiniLM-L6-v2", embeddings={}) == 0
+        assert write_examples(cur, rows, model_key=MODEL_KEY, embeddings={}) == 0
         wrapper = next(r for r in recipes if r.id == "org.openrewrite.gradle.UpdateGradleWrapper")
         wrapper.examples[0].diff = (wrapper.examples[0].diff or "") + "\n+extra=1"
-        assert write_examples(cur, example_rows(recipes), model_key="all-MiniLM-L6-v2", embeddings={}) == 1
+        assert write_examples(cur, example_rows(recipes), model_key=MODEL_KEY, embeddings={}) == 1
         cur.execute("SELECT added FROM recipe_examples WHERE recipe_id = %s AND ordinal = 0", (wrapper.id,))
         assert "extra=1" in cur.fetchone()[0]
         conn.rollback()  # leave the shared catalog as ingested
@@ -355,7 +356,43 @@ def test_the_cli_says_a_hit_came_from_the_whole_pr(catalog, tmp_path: Path) -> N
     cli = run(["search-diff", str(diff), "--limit", "5"], {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url})
     assert cli.returncode == 0, cli.stderr
     assert '~ description; "migrate javax to jakarta"' in cli.stdout
-    assert "the whole PR (3 hunks in 3 files: src/main/java/app/Order.java" in cli.stdout
+    assert "the whole PR (3 changes in 3 files: src/main/java/app/Order.java" in cli.stdout
+
+
+POM_TWO_CHANGES = """\
+diff --git a/pom.xml b/pom.xml
+--- a/pom.xml
++++ b/pom.xml
+@@ -3,9 +3,9 @@
+     <dependency>
+       <groupId>com.fasterxml.jackson.core</groupId>
+       <artifactId>jackson-databind</artifactId>
+-      <version>2.13.0</version>
++      <version>2.17.1</version>
+     </dependency>
+     <dependency>
+-      <groupId>javax.servlet</groupId>
+-      <artifactId>javax.servlet-api</artifactId>
++      <groupId>jakarta.servlet</groupId>
++      <artifactId>jakarta.servlet-api</artifactId>
+       <version>6.0.0</version>
+"""
+
+
+def test_one_hunk_with_two_changes_is_counted_and_located_as_two(catalog, embedder, tmp_path: Path) -> None:
+    # Git joins changes a few lines apart into one hunk; each is searched on its own, and the counts, the
+    # evidence and the CLI say changes (with their own line numbers), not hunks.
+    result = find_recipes_for_diff(catalog, embedder, POM_TWO_CHANGES, limit=5)
+    assert (result.files, result.hunks, result.searched_segments) == (1, 1, 2)
+    located = {e.lines for h in result.hits for e in h.evidence}
+    assert {"@@ -6,1 +6,1 @@", "@@ -9,2 +9,2 @@"} <= located, located
+    assert all(h.matched_variations <= 2 for h in result.hits)
+    diff = tmp_path / "pom.diff"
+    diff.write_text(POM_TWO_CHANGES, encoding="utf-8")
+    cli = run(["search-diff", str(diff), "--limit", "3"], {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url})
+    assert cli.returncode == 0, cli.stderr
+    assert cli.stdout.startswith("1 file, 1 hunk; 2 changes searched\n")
+    assert "pom.xml hunk 1 @@ -6,1 +6,1 @@ ~ " in cli.stdout and " hunks]" not in cli.stdout
 
 
 # -- search-only recipes ------------------------------------------------------------------------------

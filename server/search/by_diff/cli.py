@@ -23,15 +23,21 @@ def run_search_diff(args: argparse.Namespace) -> int:
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
-    print(f"{result.files} files, {result.hunks} hunks, {result.searched_segments} searched")
+    print(
+        f"{_count(result.files, 'file')}, {_count(result.hunks, 'hunk')}; "
+        f"{_count(result.searched_segments, 'change')} searched"
+    )
     for n, hit in enumerate(result.hits, start=1):
-        print(f"{n}. {hit.id}  [{hit.module}; score {hit.fusion_score:.3f}; matched {hit.matched_variations} hunks]")
+        matched = _count(hit.matched_variations, "change")
+        print(f"{n}. {hit.id}  [{hit.module}; score {hit.fusion_score:.3f}; matched {matched}]")
         print(f"   {hit.display_name}")
         for ev in hit.evidence[:2]:
             if ev.summed_up:
-                where = f"the whole PR ({ev.summed_up} hunks in {ev.file})"
+                where = f"the whole PR ({_count(ev.summed_up, 'change')} in {ev.file})"
+            elif ev.hunk:
+                where = f"{ev.file} hunk {ev.hunk}" + (f" {ev.lines}" if ev.lines else "")
             else:
-                where = f"{ev.file} hunk {ev.hunk}" if ev.hunk else f"{ev.file} (merged hunks)"
+                where = f"{ev.file} (merged hunks)"
             example = f"example {ev.example}" if ev.example is not None else "description"
             tokens = f" ({', '.join(ev.matched_tokens[:4])})" if ev.matched_tokens else ""
             words = f'; "{ev.described_as}"' if ev.described_as else ""
@@ -45,3 +51,7 @@ def run_search_diff(args: argparse.Namespace) -> int:
     if len(result.skipped) > 10:
         print(f"skipped {len(result.skipped) - 10} more")
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -21,6 +21,9 @@ from .split import Segment
 class Evidence(BaseModel):
     file: str = Field(description="the PR file the match is in")
     hunk: int = Field(description="1-based hunk number within that file (0: the whole file, merged)")
+    lines: str | None = Field(
+        default=None, description="the matched change's own line numbers in the PR diff (a hunk can hold several)"
+    )
     score: float
     example: int | None = Field(description="number of the matched example on the recipe page (None: description)")
     example_file: str | None = None
@@ -37,6 +40,10 @@ class Evidence(BaseModel):
 
 
 class DiffSearchHit(SearchHit):
+    matched_variations: int = Field(
+        description="how many of the diff's searched changes found this recipe (a PR-level match counts the "
+        "changes it sums up)"
+    )
     evidence: list[Evidence] = Field(default_factory=list, description="best matches, strongest first")
     suggested_options: dict[str, str] = Field(
         default_factory=dict, description="option values read off the PR where an example's parameter lines up"
@@ -93,6 +100,7 @@ def build_hits(
                 Evidence(
                     file=seg.file,
                     hunk=seg.hunk,
+                    lines=seg.header,
                     score=round(match.score, 4),
                     example=ex.example if ex else None,
                     example_file=ex.file if ex else None,
@@ -109,7 +117,7 @@ def build_hits(
                 **catalog_fields(recipe),
                 cosine_score=round(max(m.cosine for _, m in matches), 4),
                 fusion_score=round(total, 6),
-                # the hunks matched; a PR-level match counts the hunks it sums up
+                # the changes matched; a PR-level match counts the changes it sums up
                 matched_variations=len({s for n, _ in matches for s in covers[n]}),
                 evidence=evidence,
                 suggested_options=suggested,

@@ -74,9 +74,12 @@ class HunkGroup(BaseModel):
 class DiffSearchResult(BaseModel):
     hits: list[DiffSearchHit]
     groups: list[HunkGroup]
-    files: int
-    hunks: int
-    searched_segments: int
+    files: int = Field(description="files in the diff")
+    hunks: int = Field(description="hunks in the diff")
+    searched_segments: int = Field(
+        description="separate changes searched: a hunk's runs of changed lines apart from each other by "
+        "unchanged code (or a file's hunks merged, on large diffs)"
+    )
     skipped: list[str] = Field(default_factory=list, description="what was not searched, and why")
     hint: str | None = None
 
