@@ -32,9 +32,10 @@ def main() -> int:
     args = parser.parse_args()
 
     from ..ingestion.dump import write_dump
-    from ..ingestion.pipeline import MODEL_KEY, ingest
+    from ..ingestion.pipeline import ingest
     from ..server.catalog.db import Database, start_embedded, stop_embedded
     from ..server.catalog.store import CatalogStore
+    from ..server.config import MODEL_KEY
     from ..server.embedding import Embedder
 
     home = Path(tempfile.mkdtemp(prefix="rewrite-assist-bench-"))

@@ -132,6 +132,8 @@ def over_raw_stdio(runs: int) -> dict[str, float]:
 
 def reference_shaped(store: Any, embedder: Any, queries: list[str], limit: int = 5) -> list[str]:
     """The reference system's query shape: per variation, embed alone and scan by ``1 - distance``."""
+    from ..server.config import MODEL_KEY
+
     fused: dict[str, float] = {}
     for query in queries:
         vector = embedder.encode([query])[0]
@@ -140,7 +142,7 @@ def reference_shaped(store: Any, embedder: Any, queries: list[str], limit: int =
                 "SELECT r.id, 1 - (e.embedding <=> %s) AS score FROM recipe_embeddings e "
                 "JOIN recipes r ON r.id = e.recipe_id WHERE e.model = %s AND 1 - (e.embedding <=> %s) >= 0.5 "
                 "ORDER BY score DESC LIMIT %s",
-                (vector, "all-MiniLM-L6-v2", vector, limit * 2),
+                (vector, MODEL_KEY, vector, limit * 2),
             )
             for rank, (rid, _score) in enumerate(cur.fetchall(), start=1):
                 fused[rid] = fused.get(rid, 0.0) + 1 / (60 + rank)

@@ -107,8 +107,8 @@ def run_db_url(args: argparse.Namespace) -> int:
 
 
 def run_db_dump(args: argparse.Namespace) -> int:
+    from ..server.config import MODEL_KEY
     from .dump import write_dump
-    from .pipeline import MODEL_KEY
 
     store = _store()
     store.check_ready()

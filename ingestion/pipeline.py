@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from ..server.catalog.examples import example_rows, stored_example_hashes, write_examples
 from ..server.catalog.models import SkippedPage
 from ..server.catalog.store import CatalogStore, now_iso
+from ..server.config import MODEL_KEY
 from ..server.embedding import Embedder
 from ..server.errors import UserError
 from .embedded_text import embedding_text, text_hash
@@ -23,8 +24,6 @@ from .parser import parse_source
 from .source import DocsSource, open_source
 
 log = logging.getLogger(__name__)
-
-MODEL_KEY = "all-MiniLM-L6-v2"
 
 
 class IngestError(UserError):

@@ -16,6 +16,9 @@ import platformdirs
 
 EMBEDDING_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 EMBEDDING_DIM = 384
+# The key the catalog's vectors are stored and searched under (``recipe_embeddings.model``): ingestion writes
+# it, every search reads it. A model that embeds differently needs a key of its own.
+MODEL_KEY = "all-MiniLM-L6-v2"
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch")
 FUSIONS = ("score", "rrf")
 

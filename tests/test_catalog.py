@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from conftest import REPO_ROOT, require_snapshot
 
-from rewrite_assist.ingestion.pipeline import MODEL_KEY, IngestError, ingest
+from rewrite_assist.ingestion.pipeline import IngestError, ingest
 from rewrite_assist.server.catalog.db import Database, _pgserver
 from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.embedding import Embedder
 from rewrite_assist.server.search.hybrid import find_recipes
 

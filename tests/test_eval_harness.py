@@ -91,9 +91,9 @@ RECIPES = {
 @pytest.fixture(scope="module")
 def small_catalog(make_database, embedder):
     from rewrite_assist.ingestion.embedded_text import embedding_text, text_hash
-    from rewrite_assist.ingestion.pipeline import MODEL_KEY
     from rewrite_assist.server.catalog.models import Recipe
     from rewrite_assist.server.catalog.store import CatalogStore, now_iso
+    from rewrite_assist.server.config import MODEL_KEY
 
     recipes = [Recipe(id=rid, display_name=n, description=d, tags=["t"]) for rid, (n, d) in RECIPES.items()]
     texts = [embedding_text(r, {}) for r in recipes]

@@ -26,9 +26,10 @@ import pytest
 from conftest import _with_dbname
 from test_catalog import _github_pages, _subset_tarball
 
-from rewrite_assist.ingestion.pipeline import MODEL_KEY, ingest
+from rewrite_assist.ingestion.pipeline import ingest
 from rewrite_assist.server.catalog.db import Database
 from rewrite_assist.server.catalog.store import CatalogStore
+from rewrite_assist.server.config import MODEL_KEY
 
 APP = "rewrite-assist-ingest-under-test"
 BASELINE_PAGES = 20

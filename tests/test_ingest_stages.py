@@ -12,7 +12,7 @@ from test_catalog import _subset_tarball
 
 from rewrite_assist.ingestion.pipeline import ingest
 from rewrite_assist.server.catalog.store import CatalogStore, vector_literal
-from rewrite_assist.server.config import EMBEDDING_DIM
+from rewrite_assist.server.config import EMBEDDING_DIM, MODEL_KEY
 
 pytestmark = pytest.mark.slow
 
@@ -39,7 +39,7 @@ def test_vectors_are_stored_bit_for_bit(make_database, embedder, tmp_path: Path)
     """The 9-digit text form the writes use gives PostgreSQL back every float32 exactly."""
     store = CatalogStore(make_database("vectors"))
     ingest(store, _subset_tarball(tmp_path / "a", count=3), embedder=embedder, progress=False)
-    ids = sorted(store.stored_hashes("all-MiniLM-L6-v2"))
+    ids = sorted(store.stored_hashes(MODEL_KEY))
     rng = np.random.default_rng(7)
     vectors = rng.standard_normal((len(ids), EMBEDDING_DIM)).astype(np.float32)
     vectors[0, :4] = [np.float32(1e-45), np.float32(-3.4028235e38), np.float32(1 / 3), np.float32(-0.0)]

@@ -12,6 +12,7 @@ from fixtures.mcp_support import call, text_of
 
 from rewrite_assist.ingestion.pipeline import IngestReport
 from rewrite_assist.server.catalog.store import CatalogStore
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.mcp.state import AppState
 from rewrite_assist.server.validation.runner import ValidationFailed, ValidationRequest, validate_recipe
 
@@ -239,14 +240,14 @@ def test_the_hint_ranks_moderne_entries_by_exact_cosine_agreeing_with_the_index(
     from rewrite_assist.server.search.models import SearchFilters
     from rewrite_assist.server.search.snapshot import snapshot_for
 
-    snapshot = snapshot_for(catalog, catalog.check_ready(), "all-MiniLM-L6-v2")
+    snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
     vectors = embedder.encode(DROPWIZARD_INTENT)
     only = SearchFilters(availability="moderne-only")
     exact = exact_candidates(snapshot, vectors, only, depth=20)
     with catalog.db.connection() as conn, conn.cursor() as cur:
         cur.execute("SET LOCAL hnsw.ef_search = 100")
         cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        indexed = dense_candidates(cur, vectors, only, model_key="all-MiniLM-L6-v2", depth=20)
+        indexed = dense_candidates(cur, vectors, only, model_key=MODEL_KEY, depth=20)
     assert DROPWIZARD5 in exact
     assert all(snapshot.rows[rid].availability == "moderne-only" for rid in exact)
     cosines = snapshot.cosines(sorted(set(exact) | set(indexed)), vectors)

@@ -21,7 +21,7 @@ from rewrite_assist.evaluation.rerank_train import (
     without_example,
     zeroed,
 )
-from rewrite_assist.ingestion.pipeline import MODEL_KEY
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes, scored_pool
 from rewrite_assist.server.search.legs import LEGS, ExamplesLeg, LegContext
 from rewrite_assist.server.search.models import SearchFilters

@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from rewrite_assist.ingestion.pipeline import MODEL_KEY
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes
 from rewrite_assist.server.search.intent import direction, terms
 from rewrite_assist.server.search.priors import RecipeFacts, is_search_only

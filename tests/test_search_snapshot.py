@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rewrite_assist.ingestion.pipeline import MODEL_KEY
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.search import legs
 from rewrite_assist.server.search.models import SearchFilters
 from rewrite_assist.server.search.snapshot import exact_matches, republished_copies, snapshot_for

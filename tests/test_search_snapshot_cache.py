@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from rewrite_assist.server.catalog.store import catalog_revision
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.search import snapshot_cache
 from rewrite_assist.server.search.snapshot import RankingSnapshot, load_snapshot
 
-MODEL = "all-MiniLM-L6-v2"
+MODEL = MODEL_KEY
 
 
 @pytest.fixture(scope="module")

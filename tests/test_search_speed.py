@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from rewrite_assist.ingestion.pipeline import MODEL_KEY
 from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
+from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.search import hybrid, legs, moderne
 from rewrite_assist.server.search.models import SearchFilters
 from rewrite_assist.server.search.snapshot import snapshot_for

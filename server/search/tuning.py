@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..config import MODEL_KEY
+
 
 @dataclass(frozen=True)
 class SearchTuning:
@@ -59,7 +61,7 @@ class SearchTuning:
     # one-phrase rerank (read from the caller's phrase) on such a search.
     query_rewrite: int = 2
     rewrite_rerank: int = 1
-    model_key: str = "all-MiniLM-L6-v2"
+    model_key: str = MODEL_KEY
 
 
 DEFAULT_TUNING = SearchTuning()
