@@ -111,7 +111,12 @@ class _Search:
         if tuning.fusion not in FUSIONS:
             raise QueryError(f"unknown fusion {tuning.fusion!r}; one of {', '.join(FUSIONS)}.")
         self.fusion: Fusion = FUSIONS[tuning.fusion]
-        legs = [leg for leg in LEGS if leg.always or leg.weight(tuning, self.fusion.name) > 0]
+        one = (asked or len(queries)) == 1
+        legs = [
+            leg
+            for leg in LEGS
+            if (leg.always or leg.weight(tuning, self.fusion.name) > 0) and (one or not leg.one_phrase)
+        ]
         self.pool = CandidatePool(snapshot, queries, filters, tuning, legs, asked)
 
     @property

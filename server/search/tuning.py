@@ -22,6 +22,11 @@ class SearchTuning:
     examples_weight: float = 0.0753
     examples_floor: float = 0.35
     examples_candidates: int = 20
+    # The example-terms leg (legs/example_terms.py): the IDF-weighted share of the query's code words the
+    # changed lines of a recipe's examples contain; 0 = not run.
+    example_terms_weight: float = 0.3
+    example_terms_max_df: float = 0.1
+    example_terms_candidates: int = 20
     copy_penalty: float = 0.03
     fragment_penalty: float = 0.05
     popularity: float = 0.005
