@@ -9,9 +9,10 @@ import dataclasses
 import pytest
 
 from rewrite_assist.ingestion.pipeline import MODEL_KEY
-from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes, scored_pool
+from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes, preload, scored_pool
 from rewrite_assist.server.search.intent import direction
 from rewrite_assist.server.search.legs import code_tokens
+from rewrite_assist.server.search.legs import example_terms as example_terms_module
 from rewrite_assist.server.search.legs.example_terms import (
     ADDED,
     REMOVED,
@@ -80,3 +81,12 @@ def test_the_leg_serves_one_phrase_searches_only(catalog, embedder) -> None:
     assert "example_terms" in {leg.name for leg in one.legs}
     assert "example_terms" not in {leg.name for leg in several.legs}
     assert one.candidates["org.openrewrite.maven.ExcludeDependency"].evidence["example_terms"][0] == 1.0
+
+
+@pytest.mark.slow
+def test_preload_reads_the_example_tokens_before_the_first_search(catalog) -> None:
+    snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
+    example_terms_module._CACHE.clear()
+    assert example_terms(None, snapshot) is None  # no cursor, nothing read yet
+    preload(catalog)
+    assert example_terms(None, snapshot) is not None
