@@ -247,8 +247,10 @@ def sharpness_of(margins: np.ndarray, diffs: np.ndarray, *, steps: int = 3000, l
 
 def zeroed(tuning: Any) -> Any:
     """``tuning`` with every fitted weight at zero, except the examples leg's: a negligible weight keeps the
-    leg running (its candidates and evidence are what the fit weighs)."""
-    return dataclasses.replace(tuning, **dict.fromkeys(FITTED[1:], 0.0), examples_weight=1e-9)
+    leg running (its candidates and evidence are what the fit weighs). The example-terms leg is off: it reads
+    every example's tokens, the one a pseudo-query was written from included (``without_example`` leaves it
+    out of the vectors only), so it would hand the fit the answer; the fits so far ran without it."""
+    return dataclasses.replace(tuning, **dict.fromkeys(FITTED[1:], 0.0), examples_weight=1e-9, example_terms_weight=0.0)
 
 
 def without_example(snapshot: Any, recipe_id: str, vector: np.ndarray, *, same: float = 1.0) -> Any:

@@ -173,6 +173,7 @@ def test_pseudo_queries_leave_their_own_example_out(catalog) -> None:
     queries = option_queries(catalog, snapshot, random.Random(1), 30)
     assert queries and all(q and rid in snapshot.rows and parent in snapshot.rows for q, rid, parent in queries)
     assert zeroed(DEFAULT_TUNING).examples_weight > 0  # the leg keeps running while its weight is fitted
+    assert zeroed(DEFAULT_TUNING).example_terms_weight == 0  # it would read the left-out example's tokens
 
 
 @pytest.mark.slow

@@ -38,6 +38,7 @@ from .defaults import DEFAULT_MIN_SCORE, MAX_VARIATIONS
 from .filters import check_filters
 from .fusion import FUSIONS, Fusion
 from .legs import LEGS, LegContext
+from .legs.example_terms import example_terms
 from .models import SearchFilters, SearchHit, SearchResult, catalog_fields
 from .rewrite import rewrite
 from .snapshot import RankingSnapshot, snapshot_for
@@ -111,7 +112,12 @@ class _Search:
         if tuning.fusion not in FUSIONS:
             raise QueryError(f"unknown fusion {tuning.fusion!r}; one of {', '.join(FUSIONS)}.")
         self.fusion: Fusion = FUSIONS[tuning.fusion]
-        legs = [leg for leg in LEGS if leg.always or leg.weight(tuning, self.fusion.name) > 0]
+        one = (asked or len(queries)) == 1
+        legs = [
+            leg
+            for leg in LEGS
+            if (leg.always or leg.weight(tuning, self.fusion.name) > 0) and (one or not leg.one_phrase)
+        ]
         self.pool = CandidatePool(snapshot, queries, filters, tuning, legs, asked)
 
     @property
@@ -211,8 +217,12 @@ def configured_tuning() -> SearchTuning:
 
 def preload(store: CatalogStore, tuning: SearchTuning = DEFAULT_TUNING) -> None:
     """Read the ranking snapshot ahead of the first search (the server calls this at start, in the
-    background). Raises ``CatalogNotReady`` when there is no usable catalog yet."""
-    snapshot_for(store, store.check_ready(), tuning.model_key)
+    background), and the examples' changed tokens the example-terms leg reads. Raises ``CatalogNotReady`` when
+    there is no usable catalog yet."""
+    snapshot = snapshot_for(store, store.check_ready(), tuning.model_key)
+    if tuning.example_terms_weight > 0:
+        with store.db.connection() as conn, conn.cursor() as cur:
+            example_terms(cur, snapshot)
 
 
 def find_recipes(

@@ -2,10 +2,10 @@
 which it wants gone (source), and whether it asks to find things rather than change them.
 
 Recipe names say it in a handful of shapes, and people phrase queries the same way:
-``Replace A with B``, ``Migrate from A to B``, ``A to B``, ``Use B``, ``Remove A``, ``B instead of A``,
-``Find A``. Parsing both sides with the same rules lets ranking notice that a query asking to *use* text
-blocks is the opposite of a recipe that *replaces* text blocks with strings, and that a query asking to
-*update* the Gradle wrapper is not served by a recipe that only *finds* wrappers. The verbs below are
+``Replace A with B``, ``Migrate from A to B``, ``A to B``, ``A became B``, ``Use B``, ``Remove A``,
+``B instead of A``, ``Find A``. Parsing both sides with the same rules lets ranking notice that a query asking
+to *use* text blocks is the opposite of a recipe that *replaces* text blocks with strings, and that a query
+asking to *update* the Gradle wrapper is not served by a recipe that only *finds* wrappers. The verbs below are
 English grammar (how a change or a search is said), not words picked per test case.
 """
 
@@ -49,6 +49,8 @@ _ADDITION = re.compile(
 _INSTEAD = re.compile(r"^(?P<tgt>.+?)\s+instead of\s+(?P<src>.+)$")
 _FROM_TO = re.compile(r"^(?P<pre>.*?)\bfrom\s+(?P<src>.+?)\s+to\s+(?P<tgt>.+)$")
 _FROM = re.compile(r"^(?P<tgt>.+?)\s+from\s+(?P<src>.+)$")
+# "A became B", "A turned into B": what a PR description says of a value it changed (weak, as "A to B").
+_BECAME = re.compile(r"^(?P<src>.+?)\s+(?:became|becomes|turned into|turns into)\s+(?P<tgt>.+)$")
 # "A to B", unless "to" introduces a verb ("changes code to use ...") rather than a destination.
 _TO = re.compile(r"^(?P<src>.+?)\s+to\s+(?!(?:use|be|make|allow|avoid|prevent|ensure|run|support|keep)\b)(?P<tgt>.+)$")
 
@@ -84,6 +86,9 @@ class Direction:
     # Said outright (remove, replace ... with, instead of, from ... to): only then is ``source`` something
     # to get rid of. In "upgrade Spring Boot to 3.2" the words before "to" are not.
     strong: bool = False
+    # No shape matched: ``target`` is every term of the text, which names what it is about on no particular
+    # side of a change ("``@Rule TemporaryFolder`` in tests").
+    plain: bool = False
 
 
 _SEARCH_STEMS = frozenset(stem(verb) for verb in SEARCH_VERBS)
@@ -115,8 +120,8 @@ def direction(text: str) -> Direction:
         if match:
             target = terms(match["tgt"]) + (terms(match["pre"]) if "pre" in match.groupdict() else [])
             return Direction(frozenset(target), frozenset(terms(match["src"])), search, strong=True)
-    for pattern in (_TO, _FROM):
+    for pattern in (_BECAME, _TO, _FROM):
         match = pattern.match(flat)
         if match:
             return Direction(frozenset(terms(match["tgt"])), frozenset(terms(match["src"])), search)
-    return Direction(frozenset(terms(flat)), frozenset(), search)
+    return Direction(frozenset(terms(flat)), frozenset(), search, plain=True)

@@ -54,6 +54,8 @@ class Leg(Protocol):
     vouches: bool
     # How the leg enters RRF: one ranked list per variation, or one list ranked by ``summary``.
     rrf_lists: Literal["per_variation", "summary"]
+    # Run only for a one-phrase search (the caller sent one phrase; ``rewrite.py`` may have added some).
+    one_phrase: bool
 
     def weight(self, tuning: SearchTuning, fusion: str) -> float:
         """How much this leg's evidence weighs in fusion ``fusion`` (``score`` or ``rrf``); 0 = not run."""

@@ -69,6 +69,7 @@ class DenseLeg:
     always = True
     vouches = False  # a weak embedding match is dropped under min_score
     rrf_lists: Literal["per_variation", "summary"] = "per_variation"
+    one_phrase = False
 
     def weight(self, tuning: SearchTuning, fusion: str) -> float:
         return 0.0  # it enters both fusions through the similarities of the pool, not as evidence

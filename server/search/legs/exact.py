@@ -31,6 +31,7 @@ class ExactLeg:
     always = False
     vouches = True
     rrf_lists: Literal["per_variation", "summary"] = "summary"  # one shared list: a name is a name
+    one_phrase = False
 
     def weight(self, tuning: SearchTuning, fusion: str) -> float:
         return tuning.rrf_exact_weight if fusion == "rrf" else tuning.exact_weight

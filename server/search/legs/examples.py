@@ -27,6 +27,7 @@ class ExamplesLeg:
     always = False
     vouches = True  # an example like the query keeps a recipe whose description is far from it
     rrf_lists: Literal["per_variation", "summary"] = "per_variation"
+    one_phrase = False
 
     def weight(self, tuning: SearchTuning, fusion: str) -> float:
         return tuning.rrf_examples_weight if fusion == "rrf" else tuning.examples_weight

@@ -122,6 +122,7 @@ class LexicalLeg:
     always = False
     vouches = True  # a full-text match on a rare word keeps a recipe whatever its cosine
     rrf_lists: Literal["per_variation", "summary"] = "per_variation"
+    one_phrase = False
 
     def weight(self, tuning: SearchTuning, fusion: str) -> float:
         return tuning.rrf_lexical_weight if fusion == "rrf" else tuning.lexical_weight
