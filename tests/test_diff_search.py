@@ -514,3 +514,20 @@ def test_substitutions_shared_with_an_example_count(catalog) -> None:
     paired = diff_scoring.pair_overlap(swap, snap)
     assert isinstance(paired, np.ndarray) and paired[snap.pair_postings[token]].min() > 0.3
     assert diff_scoring.pair_overlap(both_named, snap) == 0.0  # naming both is not turning one into the other
+
+
+def test_phrase_searches_leave_the_example_terms_leg_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The diff search matches hunks against the examples itself; its phrase searches must not count that twice.
+    from rewrite_assist.server.search import hybrid
+
+    seen: list[Any] = []
+
+    def fake_find(store: Any, embedder: Any, phrase: str, *, limit: int, tuning: Any) -> Any:
+        seen.append(tuning)
+        return type("R", (), {"hits": []})()
+
+    monkeypatch.setattr(hybrid, "find_recipes", fake_find)
+    pending = diff_phrases.start_searches(None, None, ["change property key a to b in application.properties"])  # type: ignore[arg-type]
+    assert [f.result() for f in pending.values()] == [{}]
+    assert hybrid.configured_tuning().example_terms_weight > 0  # on for one-phrase find_recipes ...
+    assert [t.example_terms_weight for t in seen] == [0.0] and seen[0].query_rewrite == 0  # ... off here
