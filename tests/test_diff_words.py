@@ -203,12 +203,13 @@ def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(mo
 
 def test_imports_whose_class_changed_read_as_type_changes() -> None:
     # import org.junit.Before / Test / static org.junit.Assert.* → jupiter's BeforeEach / Test / Assertions.*
-    [imports, _annotation] = phrases_of("user-management-service-pr2", "UserResourceTest.java")
-    assert imports == [
+    # Two types changed in one hunk: one segment per type (the first keeps the hunk's other lines).
+    [before_each, assertions, _annotation] = phrases_of("user-management-service-pr2", "UserResourceTest.java")
+    assert before_each == [
         "change type org.junit.Before to org.junit.jupiter.api.BeforeEach",
-        "change type org.junit.Assert to org.junit.jupiter.api.Assertions",
         "change package org.junit to org.junit.jupiter.api",
     ]
+    assert assertions == ["change type org.junit.Assert to org.junit.jupiter.api.Assertions"]
     webjars = phrases_of("webjars-locator-lite-pr10", ".java")
     assert webjars[0] == ["change type org.junit.Assert to org.junit.jupiter.api.Assertions"]  # static members
     assert webjars[1] == ["change package org.junit to org.junit.jupiter.api"]  # the same Test class, moved
@@ -281,3 +282,101 @@ def test_pair_tokens_say_what_became_what() -> None:
     # Versions are the project's own: a version bump pairs nothing; lines only added pair nothing either.
     assert pair_tokens(Change("gradle", ["implementation 'a.b:c:1.0'"], ["implementation 'a.b:c:2.0'"])) == set()
     assert pair_tokens(Change("gradle", [], ["implementation 'a.b:c:1.0'"])) == set()
+
+
+def test_a_hunk_changing_two_types_is_split_per_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    segments = [s for s in segments_of("user-management-service-pr2") if s.file.endswith("UserResourceTest.java")]
+    imports = [s for s in segments if any("import" in line for line in s.change.removed)]
+    assert [s.change.removed for s in imports] == [
+        ["import org.junit.Before;", "import org.junit.Test;"],
+        ["import static org.junit.Assert.*;"],
+    ]
+    assert [s.change.added for s in imports] == [
+        ["import org.junit.jupiter.api.BeforeEach;", "import org.junit.jupiter.api.Test;"],
+        ["import static org.junit.jupiter.api.Assertions.*;"],
+    ]
+    assert imports[0].hunk == imports[1].hunk and imports[0].header == imports[1].header  # one hunk, two parts
+    # Static members of a type go with it; the first type keeps the other lines (``Test`` only moved).
+    two = Change(
+        "java",
+        [
+            "import org.junit.After;",
+            "import org.junit.Test;",
+            "import static org.junit.Assert.assertEquals;",
+            "import static org.junit.Assert.fail;",
+        ],
+        [
+            "import org.junit.jupiter.api.AfterEach;",
+            "import org.junit.jupiter.api.Test;",
+            "import static org.junit.jupiter.api.Assertions.assertEquals;",
+            "import static org.junit.jupiter.api.Assertions.fail;",
+        ],
+    )
+    first, second = diff_words.split_type_changes(two)
+    assert first.removed == two.removed[1:] and first.added == two.added[1:]  # Assert's members, and Test
+    assert second.removed == two.removed[:1] and second.added == two.added[:1]  # After → AfterEach
+    assert describe("src/test/java/a/ATest.java", second) == [
+        "change type org.junit.After to org.junit.jupiter.api.AfterEach"
+    ]
+    # A hunk with one type change stays whole.
+    one = Change("java", ["import org.junit.Before;"], ["import org.junit.jupiter.api.BeforeEach;"])
+    assert diff_words.split_type_changes(one) == [one]
+    monkeypatch.setattr(diff_words, "SPLIT_TYPES", False)
+    assert len([s for s in segments_of("user-management-service-pr2") if s.file.endswith("Test.java")]) == 2
+
+
+def test_a_renamed_property_key_reads_as_a_key_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    path = "src/main/resources/application.properties"
+    renamed = Change("properties", ["spring.datasource.initialization-mode=always"], ["spring.sql.init.mode=always"])
+    assert describe(path, renamed) == [
+        "change property key spring.datasource.initialization-mode to spring.sql.init.mode in application.properties"
+    ]
+    # Renamed and given a new value: the key change first, then the value.
+    both = Change("properties", ["management.metrics.export.x=on"], ["management.x.metrics.export=off"])
+    assert describe(path, both) == [
+        "change property key management.metrics.export.x to management.x.metrics.export in application.properties",
+        "change property management.x.metrics.export value to off in application.properties",
+    ]
+    # The same key with a new value stays a value change.
+    value = Change("properties", ["logging.level.root=INFO"], ["logging.level.root=DEBUG"])
+    assert describe(path, value) == ["change property logging.level.root value to DEBUG in application.properties"]
+    # YAML: a key renamed with its value kept; a renamed key with a new value keeps the value phrase first.
+    yml = "src/main/resources/application.yml"
+    kept = Change("yaml", ["    initialization-mode: always"], ["    init-mode: always"])
+    assert describe(yml, kept) == ["change YAML key initialization-mode to init-mode in YAML file"]
+    moved = Change("yaml", ["    initialization-mode: always"], ["    init-mode: never"])
+    assert describe(yml, moved) == [
+        "change init-mode to never in YAML file",
+        "change YAML key initialization-mode to init-mode",
+    ]
+    monkeypatch.setattr(diff_words, "KEY_RENAMES", False)
+    assert describe(path, renamed) == ["change property spring.sql.init.mode value to always in application.properties"]
+
+
+def test_a_continued_dockerfile_instruction_reads_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    # RUN groupadd ... && useradd ... → RUN apk add ... && \ / groupadd ... && \ / useradd ...: one RUN changed
+    runs = [
+        p for p in phrases_of("notification-service-pr2", "Dockerfile") if p == ["change Dockerfile RUN instruction"]
+    ]
+    assert len(runs) == 1
+    assert not any(
+        "GROUPADD" in p or "USERADD" in p for ps in phrases_of("notification-service-pr2", "Dockerfile") for p in ps
+    )
+    # A HEALTHCHECK's continued CMD line, changed alone: the unchanged line above says whose line it is.
+    [healthcheck] = [p for p in phrases_of("notification-service-pr2", "Dockerfile") if "HEALTHCHECK" in " ".join(p)]
+    assert healthcheck == ["change Dockerfile HEALTHCHECK instruction"]
+    # A line added inside an instruction that stays changes it; a new continued instruction is one addition.
+    inside = Change("dockerfile", [], ["    apt-get install -y curl && \\"])
+    context = ["FROM ubuntu:22.04", "RUN apt-get update && \\", "    rm -rf /var/lib/apt/lists/*"]
+    assert describe("Dockerfile", inside, context) == ["change Dockerfile RUN instruction"]
+    new = Change("dockerfile", [], ["RUN apt-get update && \\", "    apt-get install -y curl", "# done"])
+    assert describe("Dockerfile", new) == ["add Dockerfile RUN instruction"]
+    assert diff_words.dockerfile_instructions(new.added) == ["RUN apt-get update && apt-get install -y curl"]
+    monkeypatch.setattr(diff_words, "DOCKER_CONTINUATIONS", False)
+    assert "add Dockerfile APT-GET instruction" in describe("Dockerfile", new)

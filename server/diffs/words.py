@@ -34,6 +34,12 @@ BARE_FROM = True  # a FROM line's new image: also said without the image names
 # A Gradle build's Java compatibility lines (``sourceCompatibility``, ``targetCompatibility``, a toolchain's
 # ``languageVersion``, ``jvmTarget``) changed: said as the catalog says it, "update Java compatibility".
 JAVA_COMPATIBILITY = True
+# A Dockerfile instruction continued over several lines (``RUN a && \\`` then ``    b``) is read as one.
+DOCKER_CONTINUATIONS = True
+# A Java hunk changing several types is searched as one segment per type (``split_type_changes``).
+SPLIT_TYPES = True
+# A properties or YAML key renamed (its value kept, or also changed) reads as a key change first.
+KEY_RENAMES = True
 
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
 _COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
@@ -205,6 +211,14 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
     pairs, removed, added = _pairs(change)
     for old, new in pairs:
         key = _head(new) or "property"
+        old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
+        if KEY_RENAMES and old_kv and new_kv and old_kv.group(1) != new_kv.group(1):
+            # A key renamed (``spring.datasource.initialization-mode`` → ``spring.sql.init.mode``): what
+            # property migrations do; its value, kept or not, is the lesser news.
+            out.append(f"change property key {old_kv.group(1)} to {new_kv.group(1)} in {name}")
+            if _strip_quotes(old_kv.group(2)) != _strip_quotes(new_kv.group(2)):
+                out.append(f"change property {new_kv.group(1)} value to {_strip_quotes(new_kv.group(2))} in {name}")
+            continue
         new_versions = [v for v in versions([new]) if v not in versions([old])]
         if new_versions:
             out.append(f"change {_file_words(path)} version to {new_versions[0]}")
@@ -236,8 +250,13 @@ def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
         old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
         if old_kv and new_kv:
             key, value = new_kv.group(1), _strip_quotes(new_kv.group(2))
+            renamed = old_kv.group(1) != key
+            if KEY_RENAMES and renamed and _strip_quotes(old_kv.group(2)) == value:
+                # The key renamed, its value kept: a key change, not a new value.
+                out.append(f"change YAML key {old_kv.group(1)} to {key} in {noun}")
+                continue
             out.append(f"change {key} to {value} in {noun}")
-            if old_kv.group(1) != key:
+            if renamed:
                 out.append(f"change YAML key {old_kv.group(1)} to {key}")
             else:
                 out.append(f"change YAML value of {key}")
@@ -252,8 +271,89 @@ def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
     return out
 
 
+_DOCKER_INSTRUCTIONS = frozenset(
+    [
+        "from",
+        "run",
+        "cmd",
+        "label",
+        "maintainer",
+        "expose",
+        "env",
+        "add",
+        "copy",
+        "entrypoint",
+        "volume",
+        "user",
+        "workdir",
+        "arg",
+        "onbuild",
+        "stopsignal",
+        "healthcheck",
+        "shell",
+    ]
+)
+
+
+def _docker_instruction(line: str) -> str | None:
+    """The instruction a Dockerfile line starts (``RUN``), if its first word is one."""
+    words = line.split(None, 1)
+    return words[0].upper() if words and words[0].lower() in _DOCKER_INSTRUCTIONS else None
+
+
+def _continued(context: Sequence[str]) -> str | None:
+    """The instruction the hunk's first changed line continues, read off the unchanged lines around it
+    (those before, then those after): an instruction left open (its line ends in a backslash) and followed
+    by a new instruction at the line start, or by nothing, was continued by the changed lines; else the
+    last instruction continued over several lines (the hunk changed a line in its middle)."""
+    current: str | None = None
+    continued: str | None = None
+    for line in context:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        starts = not line[:1].isspace() and _docker_instruction(line) is not None
+        if current is not None and starts:
+            return current
+        if current is None and starts and text.endswith("\\"):
+            current = text.rstrip("\\").strip()
+        elif current is not None and not text.endswith("\\"):
+            continued, current = current, None  # it ended among the unchanged lines
+    return current or continued
+
+
+def dockerfile_instructions(lines: Sequence[str], context: Sequence[str] = ()) -> list[str]:
+    """A Dockerfile's changed lines as whole instructions: a line after one ending in a backslash continues
+    it (``    apt-get install -y curl`` is part of the ``RUN`` above), and a hunk's first line that continues
+    an instruction in the unchanged lines is read as that instruction. Comments and blank lines say nothing
+    of what the build does."""
+    out: list[str] = []
+    open_ = False
+    for line in lines:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        bare = text.rstrip("\\").strip()
+        if open_ and out:
+            out[-1] = f"{out[-1]} {bare}"
+        elif not out and (line[:1].isspace() or _docker_instruction(line) is None) and (owner := _continued(context)):
+            out.append(f"{owner} {bare}")
+        else:
+            out.append(bare)
+        open_ = text.endswith("\\")
+    return out
+
+
 def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
     out: list[str] = []
+    owner = None
+    if DOCKER_CONTINUATIONS:
+        change = Change(
+            change.kind,
+            dockerfile_instructions(change.removed, context),
+            dockerfile_instructions(change.added, context),
+        )
+        owner = _continued(context)
     pairs, removed, added = _pairs(change)
     for old, new in pairs:
         old_from, new_from = _FROM.match(old), _FROM.match(new)
@@ -273,7 +373,8 @@ def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
     for line in added + removed:
         head = _head(line)
         if head:
-            verb = "add" if line in added else "remove"
+            # lines added to (removed from) an instruction that stays: that instruction changed
+            verb = "change" if owner and line.startswith(owner) else "add" if line in added else "remove"
             out.append(f"{verb} Dockerfile {head.upper()} instruction")
     return out
 
@@ -410,10 +511,15 @@ def _maven(path: str, change: Change, context: list[str]) -> list[str]:
     return out
 
 
-def _java(path: str, change: Change, context: list[str]) -> list[str]:
-    out: list[str] = []
-    old_imports = [(m.group(2), bool(m.group(1))) for line in change.removed if (m := _IMPORT.match(line))]
-    new_imports = [(m.group(2), bool(m.group(1))) for line in change.added if (m := _IMPORT.match(line))]
+def _imports(lines: Sequence[str]) -> list[tuple[str, bool]]:
+    return [(m.group(2), bool(m.group(1))) for line in lines if (m := _IMPORT.match(line))]
+
+
+def _type_changes(
+    old_imports: list[tuple[str, bool]], new_imports: list[tuple[str, bool]]
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The types a hunk's imports change (``org.junit.Assert`` → ``org.junit.jupiter.api.Assertions``), in
+    order, each once, and the package moves of the imports that keep their name."""
     old_by_name = {name.rsplit(".", 1)[-1]: name for name, _ in old_imports}
     moves: list[tuple[str, str]] = []
     types: list[tuple[str, str]] = []
@@ -430,7 +536,43 @@ def _java(path: str, change: Change, context: list[str]) -> list[str]:
                 moves.append((old_owner, new_owner))
     if STATIC_TYPES and moves:
         types += _renamed_on_the_way(old_imports, new_imports, set(moves))
-    for old_type, new_type in list(dict.fromkeys(types))[:2]:
+    return list(dict.fromkeys(types)), moves
+
+
+def split_type_changes(change: Change) -> list[Change]:
+    """A Java hunk that changes several types (``org.junit.Before`` → ``BeforeEach`` and ``org.junit.Assert``
+    → ``Assertions``) as one change per type: each is what a different recipe does, and a hunk searched as
+    one unit names only its best. The first part keeps the first type's imports and every other line; each
+    further type's import lines (the class, or its static members) become their own part."""
+    if not SPLIT_TYPES or change.kind not in {"java", "kotlin"} or change.new_file or change.deleted_file:
+        return [change]
+    types, _ = _type_changes(_imports(change.removed), _imports(change.added))
+    if len(types) < 2:
+        return [change]
+    parts: list[Change] = []
+    removed, added = list(change.removed), list(change.added)
+    for old_type, new_type in types[1:]:
+        own_removed = [line for line in removed if _imports_type(line, old_type)]
+        own_added = [line for line in added if _imports_type(line, new_type)]
+        if not own_removed or not own_added:
+            continue
+        removed = [line for line in removed if line not in own_removed]
+        added = [line for line in added if line not in own_added]
+        parts.append(Change(change.kind, own_removed, own_added))
+    return [Change(change.kind, removed, added), *parts]
+
+
+def _imports_type(line: str, name: str) -> bool:
+    """The line imports the type (or a static member of it, or all of them)."""
+    match = _IMPORT.match(line)
+    return match is not None and (match.group(2) == name or match.group(2).startswith(name + "."))
+
+
+def _java(path: str, change: Change, context: list[str]) -> list[str]:
+    out: list[str] = []
+    old_imports, new_imports = _imports(change.removed), _imports(change.added)
+    types, moves = _type_changes(old_imports, new_imports)
+    for old_type, new_type in types[:2]:
         out.append(f"change type {old_type} to {new_type}")
     if moves:
         common = max(set(moves), key=moves.count)

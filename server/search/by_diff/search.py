@@ -119,6 +119,8 @@ def find_recipes_for_diff(
     groups = []
     for seg, scores in zip(segments, per_segment, strict=True):
         top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
+        if not top:
+            continue
         groups.append(
             HunkGroup(
                 file=seg.file,
@@ -134,6 +136,8 @@ def find_recipes_for_diff(
         paths = list(dict.fromkeys(segments[n].file for n in w.segments))
         wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
         top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
+        if not top:  # the description met no recipe: nothing to show for it
+            continue
         groups.append(
             HunkGroup(
                 file=wide_files[-1],

@@ -18,6 +18,7 @@ from unidiff.errors import UnidiffParseError
 from ...diffs.features import Change, file_kind
 from ...diffs.models import DiffParseError
 from ...diffs.preprocess import clean_hunk_headers, preprocess
+from ...diffs.words import split_type_changes
 from ...errors import BadInput
 
 # Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
@@ -84,8 +85,11 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                         deleted_file=patched.is_removed_file,
                         new_file=patched.is_added_file,
                     )
-                    if not change.is_empty:
-                        by_file.setdefault(path, []).append(Segment(path, number, header, change, context))
+                    if change.is_empty:
+                        continue
+                    # A hunk changing several types is searched once per type: each is another recipe's change.
+                    for part in split_type_changes(change):
+                        by_file.setdefault(path, []).append(Segment(path, number, header, part, context))
     if not files and not pre.binary and not pre.excluded:
         first = text.strip().split("\n", 1)[0][:60]
         raise BadInput(
