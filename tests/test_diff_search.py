@@ -576,3 +576,28 @@ def test_a_description_that_finds_nothing_leaves_no_empty_group(catalog, embedde
     assert result.hits and result.groups
     assert not [g for g in result.groups if g.kind == "pr"]
     assert all(g.recipes for g in result.groups)
+
+
+def test_a_renamed_nested_yaml_key_finds_the_dotted_key_recipes(catalog, embedder, monkeypatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    path = "src/main/resources/application.yml"
+    text = (
+        f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,6 +1,6 @@\n spring:\n   datasource:\n"
+        "     url: jdbc:h2:mem:test\n-    initialization-mode: always\n+    init-mode: always\n   jpa:\n"
+        "     show-sql: true\n"
+    )
+    # yaml.ChangePropertyKey "expects dot notation for nested YAML mappings"; the Spring key recipe knows the keys
+    result = find_recipes_for_diff(catalog, embedder, text, limit=10)
+    ids = [h.id for h in result.hits]
+    assert ids[0] == "org.openrewrite.yaml.ChangePropertyKey", ids
+    assert "org.openrewrite.java.spring.ChangeSpringPropertyKey" in ids
+    assert result.hits[0].evidence[0].described_as == (
+        "change YAML key spring.datasource.initialization-mode to spring.datasource.init-mode in YAML file"
+    )
+    monkeypatch.setattr(diff_words, "YAML_PATHS", False)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert (
+        without[0] != "org.openrewrite.yaml.ChangePropertyKey"
+        and "org.openrewrite.java.spring.ChangeSpringPropertyKey" not in without
+    )

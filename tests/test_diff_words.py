@@ -380,3 +380,30 @@ def test_a_continued_dockerfile_instruction_reads_as_one(monkeypatch: pytest.Mon
     assert diff_words.dockerfile_instructions(new.added) == ["RUN apt-get update && apt-get install -y curl"]
     monkeypatch.setattr(diff_words, "DOCKER_CONTINUATIONS", False)
     assert "add Dockerfile APT-GET instruction" in describe("Dockerfile", new)
+
+
+def test_a_renamed_nested_yaml_key_is_said_as_its_dotted_path() -> None:
+    from rewrite_assist.server.diffs.words import yaml_parents
+
+    above = ["spring:", "  datasource:", "    url: jdbc:h2:mem:test"]
+    assert yaml_parents(above, "    initialization-mode: always") == ["spring", "datasource"]
+    assert yaml_parents([], "top: 1") == []
+    # Not shown the whole way up (a level skipped), or inside a list: no partial path.
+    assert yaml_parents(["spring:", "    url: x"], "    mode: a") == ["spring"]  # 4-space indents
+    assert yaml_parents(["spring:", "  a: 1", "      url: x"], "      mode: a") is None
+    steps = ["jobs:", "  build:", "    steps:", "      - uses: actions/setup-java@v3", "        with:"]
+    assert yaml_parents(steps, "          java-version: 11") is None
+    kept = Change("yaml", ["    initialization-mode: always"], ["    init-mode: always"])
+    assert describe("src/main/resources/application.yml", kept, above, above) == [
+        "change YAML key spring.datasource.initialization-mode to spring.datasource.init-mode in YAML file"
+    ]
+    # Split per hunk, the unchanged lines above the change are the segment's ``above``.
+    path = "src/main/resources/application.yml"
+    text = (
+        f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,6 +1,6 @@\n spring:\n   datasource:\n"
+        "     url: jdbc:h2:mem:test\n-    initialization-mode: always\n+    init-mode: always\n   jpa:\n"
+        "     show-sql: true\n"
+    )
+    [segment] = split_diff(text)[0]
+    assert segment.context[: segment.above] == above
+    assert segment.context[segment.above :] == ["  jpa:", "    show-sql: true"]

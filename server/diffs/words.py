@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import PurePosixPath
 
 from .features import Change, line_head
@@ -36,6 +37,8 @@ BARE_FROM = True  # a FROM line's new image: also said without the image names
 JAVA_COMPATIBILITY = True
 # A Dockerfile instruction continued over several lines (``RUN a && \\`` then ``    b``) is read as one.
 DOCKER_CONTINUATIONS = True
+# ... a nested YAML key renamed: said as its dotted path, when the lines above show the whole path
+YAML_PATHS = True
 # A Java hunk changing several types is searched as one segment per type (``split_type_changes``).
 SPLIT_TYPES = True
 # A properties or YAML key renamed (its value kept, or also changed) reads as a key change first.
@@ -158,8 +161,9 @@ def _file_words(path: str) -> str:
     return " ".join(part for part in re.split(r"[-_.]", stem) if part)
 
 
-def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str]:
-    """Short phrases saying what the hunk does, most specific first (at most ``MAX_PHRASES``)."""
+def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequence[str] = ()) -> list[str]:
+    """Short phrases saying what the hunk does, most specific first (at most ``MAX_PHRASES``). ``context``
+    is the hunk's unchanged lines, ``above`` those of them before the change (the section header first)."""
     kind = change.kind
     noun = file_noun(kind, path)
     name = PurePosixPath(path).name
@@ -173,7 +177,9 @@ def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str
         return [f"create new file {name}", f"add {noun} {name}"]
     phrases: list[str] = []
     writer = _WRITERS.get(kind)
-    if writer is not None:
+    if kind == "yaml":
+        phrases += _yaml(path, change, list(context), above)
+    elif writer is not None:
         phrases += writer(path, change, list(context))
     if kind in {"text", "markdown", "sql", "shell"} or not phrases:
         if name in {".gitignore", ".dockerignore"} and change.added and not change.removed:
@@ -235,7 +241,36 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
     return out
 
 
-def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
+_YAML_BLOCK = re.compile(r"^(\s*)([\w.\-]+)\s*:\s*(?:#.*)?$")
+
+
+def yaml_parents(above: Sequence[str], line: str) -> list[str] | None:
+    """The mapping keys a YAML line is nested in, read off the unchanged lines above it (git names the
+    top-level key in the hunk header), outermost first; None when they do not show the whole way up (a
+    level skipped, a list item on the way), so no partial path is said."""
+    indent = len(line) - len(line.lstrip())
+    stack: list[tuple[int, str]] = []
+    for text in above:
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        depth = len(text) - len(text.lstrip())
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        if (block := _YAML_BLOCK.match(text)) is not None and depth < indent:
+            stack.append((depth, block.group(2)))
+        elif text.lstrip().startswith("-") and depth < indent:
+            return None
+    if indent == 0:
+        return []
+    depths = [d for d, _ in stack] + [indent]
+    # the file's indentation step: the smallest one seen
+    step = min(d for text in [*above, line] if text.strip() and (d := len(text) - len(text.lstrip())) > 0)
+    if not stack or depths[0] != 0 or any(b - a != step for a, b in pairwise(depths)):
+        return None
+    return [key for _, key in stack]
+
+
+def _yaml(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     noun = file_noun("yaml", path)
     out: list[str] = []
     pairs, removed, added = _pairs(change)
@@ -252,8 +287,11 @@ def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
             key, value = new_kv.group(1), _strip_quotes(new_kv.group(2))
             renamed = old_kv.group(1) != key
             if KEY_RENAMES and renamed and _strip_quotes(old_kv.group(2)) == value:
-                # The key renamed, its value kept: a key change, not a new value.
-                out.append(f"change YAML key {old_kv.group(1)} to {key} in {noun}")
+                # The key renamed, its value kept: a key change, not a new value; a nested key as its dotted
+                # path (``spring.datasource.initialization-mode``), as property migrations name keys.
+                parents = yaml_parents(above, old) if YAML_PATHS else None
+                prefix = ".".join(parents) + "." if parents else ""
+                out.append(f"change YAML key {prefix}{old_kv.group(1)} to {prefix}{key} in {noun}")
                 continue
             out.append(f"change {key} to {value} in {noun}")
             if renamed:

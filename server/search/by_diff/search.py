@@ -98,7 +98,7 @@ def find_recipes_for_diff(
     _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
     segments, skipped, files, hunks = split_diff(text)
     snap = example_snapshot(store)
-    phrases = [describe(s.file, s.change, s.context) for s in segments]
+    phrases = [describe(s.file, s.change, s.context, s.context[: s.above]) for s in segments]
     wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
     # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
     pending_wide = search_wide(store, embedder, wide)
