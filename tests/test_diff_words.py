@@ -407,3 +407,32 @@ def test_a_renamed_nested_yaml_key_is_said_as_its_dotted_path() -> None:
     [segment] = split_diff(text)[0]
     assert segment.context[: segment.above] == above
     assert segment.context[segment.above :] == ["  jpa:", "    show-sql: true"]
+
+
+def test_a_gradle_hunk_says_each_kind_of_dependency_edit_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    # A dozen versions bumped, javax.validation → jakarta.validation, httpclient → httpclient5, log4j dropped.
+    [phrases] = [p for p in phrases_of("notification-service-pr2", "build.gradle") if "guava" in " ".join(p)]
+    assert [p.split(" Gradle")[0] for p in phrases] == ["upgrade", "change", "add", "remove"]
+    assert phrases[1] == (
+        "change Gradle dependency org.apache.httpcomponents:httpclient to org.apache.httpcomponents.client5:httpclient5"
+    )
+    assert phrases[3] == "remove Gradle dependency org.apache.logging.log4j:log4j-core"
+    # The swap pairs the names that share words, not the first removed with the first added.
+    gone = [("org.apache.logging.log4j", "log4j-core"), ("javax.mail", "javax.mail-api")]
+    came = [("jakarta.validation", "jakarta.validation-api"), ("jakarta.mail", "jakarta.mail-api")]
+    assert diff_words._likely_swap(gone, came) == (gone[1], came[1])
+    monkeypatch.setattr(diff_words, "DEPENDENCY_TURNS", False)
+    [before] = [p for p in phrases_of("notification-service-pr2", "build.gradle") if "guava" in " ".join(p)]
+    assert all(p.startswith("upgrade Gradle dependency version") for p in before)
+
+
+def test_lines_taken_out_and_put_back_unchanged_are_no_segment() -> None:
+    # gradle-wrapper.properties: ``zipStorePath=wrapper/dists`` removed and added back (a newline at the end)
+    wrapper = [s for s in segments_of("notification-service-pr2") if s.file.endswith("gradle-wrapper.properties")]
+    assert len(wrapper) == 1 and wrapper[0].change.removed != wrapper[0].change.added
+    assert not any(s.change.removed == s.change.added for s in segments_of("notification-service-pr2"))
+    assert not any(
+        p.startswith("find and replace") for p in phrases_of("notification-service-pr2", "wrapper.properties")[0]
+    )

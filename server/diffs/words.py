@@ -37,6 +37,8 @@ BARE_FROM = True  # a FROM line's new image: also said without the image names
 JAVA_COMPATIBILITY = True
 # A Dockerfile instruction continued over several lines (``RUN a && \\`` then ``    b``) is read as one.
 DOCKER_CONTINUATIONS = True
+# A Gradle hunk's dependency edits: one of each kind (version upgrade, swap, addition, removal) first.
+DEPENDENCY_TURNS = True
 # ... a nested YAML key renamed: said as its dotted path, when the lines above show the whole path
 YAML_PATHS = True
 # A Java hunk changing several types is searched as one segment per type (``split_type_changes``).
@@ -424,6 +426,22 @@ def _coordinate(line: str) -> tuple[str, str, str | None] | None:
     return match.group(1), match.group(2), match.group(3)
 
 
+def _likely_swap(
+    gone: Sequence[tuple[str, str]], came: Sequence[tuple[str, str]]
+) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The removed and added dependency most likely one replacing the other: the pair whose names share
+    most words (``javax.validation:validation-api`` → ``jakarta.validation:jakarta.validation-api``), else
+    the first of each."""
+
+    def words(ga: tuple[str, str]) -> set[str]:
+        return {w for w in re.split(r"[.:\-]", f"{ga[0]}:{ga[1]}") if w and w not in _GENERIC}
+
+    return max(
+        ((old, new) for old in gone for new in came),
+        key=lambda pair: (len(words(pair[0]) & words(pair[1])), -gone.index(pair[0]), -came.index(pair[1])),
+    )
+
+
 def _compatibility(change: Change) -> str | None:
     """For a build script hunk that changes the Java compatibility lines: the level they move to ("" when
     the hunk does not say, e.g. the lines are only removed), else None. ``JavaVersion.VERSION_1_8`` reads
@@ -458,17 +476,26 @@ def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
     dep_added = [c for line in change.added if (c := _coordinate(line))]
     old_ga = {(g, a): v for g, a, v in dep_removed}
     new_ga = {(g, a): v for g, a, v in dep_added}
-    for ga, version in new_ga.items():
-        if ga in old_ga and version != old_ga[ga]:
-            out.append(f"upgrade Gradle dependency version {ga[0]}:{ga[1]} to {version}")
+    upgrades = [
+        f"upgrade Gradle dependency version {ga[0]}:{ga[1]} to {version}"
+        for ga, version in new_ga.items()
+        if ga in old_ga and version != old_ga[ga]
+    ]
     came = [ga for ga in new_ga if ga not in old_ga]
     gone = [ga for ga in old_ga if ga not in new_ga]
+    swaps = []
     if came and gone:
-        out.append(f"change Gradle dependency {gone[0][0]}:{gone[0][1]} to {came[0][0]}:{came[0][1]}")
-    for g, a in came[:2]:
-        out.append(f"add Gradle dependency {g}:{a}")
-    for g, a in gone[:2]:
-        out.append(f"remove Gradle dependency {g}:{a}")
+        old_dep, new_dep = _likely_swap(gone, came)
+        swaps.append(f"change Gradle dependency {old_dep[0]}:{old_dep[1]} to {new_dep[0]}:{new_dep[1]}")
+    adds = [f"add Gradle dependency {g}:{a}" for g, a in came[:2]]
+    removes = [f"remove Gradle dependency {g}:{a}" for g, a in gone[:2]]
+    if DEPENDENCY_TURNS:
+        # Each kind of dependency edit once before any twice: a hunk bumping a dozen versions that also
+        # swaps and drops a dependency says all three within the phrase budget.
+        kinds = [upgrades, swaps, adds, removes]
+        out += [kind[n] for n in range(max(map(len, kinds))) for kind in kinds if n < len(kind)]
+    else:
+        out += upgrades + swaps + adds + removes
     for old, new in pairs:
         if _coordinate(old) or _coordinate(new):
             continue

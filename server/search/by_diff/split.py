@@ -86,8 +86,8 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                         deleted_file=patched.is_removed_file,
                         new_file=patched.is_added_file,
                     )
-                    if change.is_empty:
-                        continue
+                    if change.is_empty or (removed == added and not patched.is_removed_file):
+                        continue  # the same lines taken out and put back (a newline added at the end): no change
                     # A hunk changing several types is searched once per type: each is another recipe's change.
                     for part in split_type_changes(change):
                         by_file.setdefault(path, []).append(Segment(path, number, header, part, context, above))
