@@ -78,7 +78,7 @@ class DiffSearchResult(BaseModel):
     hunks: int = Field(description="hunks in the diff")
     searched_segments: int = Field(
         description="separate changes searched: a hunk's runs of changed lines apart from each other by "
-        "unchanged code (or a file's hunks merged, on large diffs)"
+        "unchanged code, a Java hunk's imports once per type they change (or a file's hunks merged, on large diffs)"
     )
     skipped: list[str] = Field(default_factory=list, description="what was not searched, and why")
     hint: str | None = None
