@@ -489,10 +489,11 @@ def test_a_picked_composite_leaves_its_member_that_tops_a_hunk(catalog, embedder
     snap = diff_catalog.example_snapshot(catalog)
     assert composite in snap.ancestors[member]  # through UpgradeBuildToJava17: more than one level up
     path = str(pr_case("user-management-service-pr2"))
-    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    # top 11: since the Assert imports are a segment of their own, AssertToAssertions takes one of the ten
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=11).hits]
     assert composite in ids and member in ids, ids
     monkeypatch.setattr(diff_pick, "MEMBERS_KEEP", False)
-    without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=11).hits]
     assert composite in without and member not in without, without
 
 
@@ -531,3 +532,72 @@ def test_phrase_searches_leave_the_example_terms_leg_out(monkeypatch: pytest.Mon
     assert [f.result() for f in pending.values()] == [{}]
     assert hybrid.configured_tuning().example_terms_weight > 0  # on for one-phrase find_recipes ...
     assert [t.example_terms_weight for t in seen] == [0.0] and seen[0].query_rewrite == 0  # ... off here
+
+
+def test_each_type_a_hunk_changes_finds_its_own_recipe(catalog, embedder, monkeypatch) -> None:
+    # One hunk moves org.junit.Before → BeforeEach and org.junit.Assert.* → Assertions.*: two recipes' changes.
+    from rewrite_assist.server.diffs import words as diff_words
+
+    assertions = "org.openrewrite.java.testing.junit5.AssertToAssertions"
+    path = str(pr_case("user-management-service-pr2"))
+    result = find_recipes_for_diff(catalog, embedder, path, limit=10)
+    ids = [h.id for h in result.hits]
+    assert assertions in ids and "org.openrewrite.java.testing.junit5.UpdateBeforeAfterAnnotations" in ids, ids
+    evidence = result.hits[ids.index(assertions)].evidence
+    assert any(e.described_as == "change type org.junit.Assert to org.junit.jupiter.api.Assertions" for e in evidence)
+    monkeypatch.setattr(diff_words, "SPLIT_TYPES", False)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    assert assertions not in without, without
+
+
+def test_a_renamed_property_key_finds_the_key_change_recipe(catalog, embedder, monkeypatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    path = "src/main/resources/application.properties"
+    text = (
+        f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,3 +1,3 @@\n server.port=8080\n"
+        "-spring.datasource.initialization-mode=always\n+spring.sql.init.mode=always\n spring.jpa.show-sql=true\n"
+    )
+    key, value = (
+        "org.openrewrite.java.spring.ChangeSpringPropertyKey",
+        "org.openrewrite.java.spring.ChangeSpringPropertyValue",
+    )
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert key in ids[:3] and value not in ids, ids
+    monkeypatch.setattr(diff_words, "KEY_RENAMES", False)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert value in without and without.index(key) > ids.index(key), without
+
+
+def test_a_description_that_finds_nothing_leaves_no_empty_group(catalog, embedder, monkeypatch) -> None:
+    # The PR-level description's hits all fall below the floor: no "pr" group, no empty group at all.
+    monkeypatch.setattr(diff_phrases, "WIDE_MIN", 10.0)
+    result = find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff(), limit=10)
+    assert result.hits and result.groups
+    assert not [g for g in result.groups if g.kind == "pr"]
+    assert all(g.recipes for g in result.groups)
+
+
+def test_a_renamed_nested_yaml_key_finds_the_dotted_key_recipes(catalog, embedder, monkeypatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    path = "src/main/resources/application.yml"
+    text = (
+        f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,6 +1,6 @@\n spring:\n   datasource:\n"
+        "     url: jdbc:h2:mem:test\n-    initialization-mode: always\n+    init-mode: always\n   jpa:\n"
+        "     show-sql: true\n"
+    )
+    # yaml.ChangePropertyKey "expects dot notation for nested YAML mappings"; the Spring key recipe knows the keys
+    result = find_recipes_for_diff(catalog, embedder, text, limit=10)
+    ids = [h.id for h in result.hits]
+    assert ids[0] == "org.openrewrite.yaml.ChangePropertyKey", ids
+    assert "org.openrewrite.java.spring.ChangeSpringPropertyKey" in ids
+    assert result.hits[0].evidence[0].described_as == (
+        "change YAML key spring.datasource.initialization-mode to spring.datasource.init-mode in YAML file"
+    )
+    monkeypatch.setattr(diff_words, "YAML_PATHS", False)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
+    assert (
+        without[0] != "org.openrewrite.yaml.ChangePropertyKey"
+        and "org.openrewrite.java.spring.ChangeSpringPropertyKey" not in without
+    )

@@ -203,12 +203,13 @@ def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(mo
 
 def test_imports_whose_class_changed_read_as_type_changes() -> None:
     # import org.junit.Before / Test / static org.junit.Assert.* → jupiter's BeforeEach / Test / Assertions.*
-    [imports, _annotation] = phrases_of("user-management-service-pr2", "UserResourceTest.java")
-    assert imports == [
+    # Two types changed in one hunk: one segment per type (the first keeps the hunk's other lines).
+    [before_each, assertions, _annotation] = phrases_of("user-management-service-pr2", "UserResourceTest.java")
+    assert before_each == [
         "change type org.junit.Before to org.junit.jupiter.api.BeforeEach",
-        "change type org.junit.Assert to org.junit.jupiter.api.Assertions",
         "change package org.junit to org.junit.jupiter.api",
     ]
+    assert assertions == ["change type org.junit.Assert to org.junit.jupiter.api.Assertions"]
     webjars = phrases_of("webjars-locator-lite-pr10", ".java")
     assert webjars[0] == ["change type org.junit.Assert to org.junit.jupiter.api.Assertions"]  # static members
     assert webjars[1] == ["change package org.junit to org.junit.jupiter.api"]  # the same Test class, moved
@@ -281,3 +282,157 @@ def test_pair_tokens_say_what_became_what() -> None:
     # Versions are the project's own: a version bump pairs nothing; lines only added pair nothing either.
     assert pair_tokens(Change("gradle", ["implementation 'a.b:c:1.0'"], ["implementation 'a.b:c:2.0'"])) == set()
     assert pair_tokens(Change("gradle", [], ["implementation 'a.b:c:1.0'"])) == set()
+
+
+def test_a_hunk_changing_two_types_is_split_per_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    segments = [s for s in segments_of("user-management-service-pr2") if s.file.endswith("UserResourceTest.java")]
+    imports = [s for s in segments if any("import" in line for line in s.change.removed)]
+    assert [s.change.removed for s in imports] == [
+        ["import org.junit.Before;", "import org.junit.Test;"],
+        ["import static org.junit.Assert.*;"],
+    ]
+    assert [s.change.added for s in imports] == [
+        ["import org.junit.jupiter.api.BeforeEach;", "import org.junit.jupiter.api.Test;"],
+        ["import static org.junit.jupiter.api.Assertions.*;"],
+    ]
+    assert imports[0].hunk == imports[1].hunk and imports[0].header == imports[1].header  # one hunk, two parts
+    # Static members of a type go with it; the first type keeps the other lines (``Test`` only moved).
+    two = Change(
+        "java",
+        [
+            "import org.junit.After;",
+            "import org.junit.Test;",
+            "import static org.junit.Assert.assertEquals;",
+            "import static org.junit.Assert.fail;",
+        ],
+        [
+            "import org.junit.jupiter.api.AfterEach;",
+            "import org.junit.jupiter.api.Test;",
+            "import static org.junit.jupiter.api.Assertions.assertEquals;",
+            "import static org.junit.jupiter.api.Assertions.fail;",
+        ],
+    )
+    first, second = diff_words.split_type_changes(two)
+    assert first.removed == two.removed[1:] and first.added == two.added[1:]  # Assert's members, and Test
+    assert second.removed == two.removed[:1] and second.added == two.added[:1]  # After → AfterEach
+    assert describe("src/test/java/a/ATest.java", second) == [
+        "change type org.junit.After to org.junit.jupiter.api.AfterEach"
+    ]
+    # A hunk with one type change stays whole.
+    one = Change("java", ["import org.junit.Before;"], ["import org.junit.jupiter.api.BeforeEach;"])
+    assert diff_words.split_type_changes(one) == [one]
+    monkeypatch.setattr(diff_words, "SPLIT_TYPES", False)
+    assert len([s for s in segments_of("user-management-service-pr2") if s.file.endswith("Test.java")]) == 2
+
+
+def test_a_renamed_property_key_reads_as_a_key_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    path = "src/main/resources/application.properties"
+    renamed = Change("properties", ["spring.datasource.initialization-mode=always"], ["spring.sql.init.mode=always"])
+    assert describe(path, renamed) == [
+        "change property key spring.datasource.initialization-mode to spring.sql.init.mode in application.properties"
+    ]
+    # Renamed and given a new value: the key change first, then the value.
+    both = Change("properties", ["management.metrics.export.x=on"], ["management.x.metrics.export=off"])
+    assert describe(path, both) == [
+        "change property key management.metrics.export.x to management.x.metrics.export in application.properties",
+        "change property management.x.metrics.export value to off in application.properties",
+    ]
+    # The same key with a new value stays a value change.
+    value = Change("properties", ["logging.level.root=INFO"], ["logging.level.root=DEBUG"])
+    assert describe(path, value) == ["change property logging.level.root value to DEBUG in application.properties"]
+    # YAML: a key renamed with its value kept; a renamed key with a new value keeps the value phrase first.
+    yml = "src/main/resources/application.yml"
+    kept = Change("yaml", ["    initialization-mode: always"], ["    init-mode: always"])
+    assert describe(yml, kept) == ["change YAML key initialization-mode to init-mode in YAML file"]
+    moved = Change("yaml", ["    initialization-mode: always"], ["    init-mode: never"])
+    assert describe(yml, moved) == [
+        "change init-mode to never in YAML file",
+        "change YAML key initialization-mode to init-mode",
+    ]
+    monkeypatch.setattr(diff_words, "KEY_RENAMES", False)
+    assert describe(path, renamed) == ["change property spring.sql.init.mode value to always in application.properties"]
+
+
+def test_a_continued_dockerfile_instruction_reads_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    # RUN groupadd ... && useradd ... → RUN apk add ... && \ / groupadd ... && \ / useradd ...: one RUN changed
+    runs = [
+        p for p in phrases_of("notification-service-pr2", "Dockerfile") if p == ["change Dockerfile RUN instruction"]
+    ]
+    assert len(runs) == 1
+    assert not any(
+        "GROUPADD" in p or "USERADD" in p for ps in phrases_of("notification-service-pr2", "Dockerfile") for p in ps
+    )
+    # A HEALTHCHECK's continued CMD line, changed alone: the unchanged line above says whose line it is.
+    [healthcheck] = [p for p in phrases_of("notification-service-pr2", "Dockerfile") if "HEALTHCHECK" in " ".join(p)]
+    assert healthcheck == ["change Dockerfile HEALTHCHECK instruction"]
+    # A line added inside an instruction that stays changes it; a new continued instruction is one addition.
+    inside = Change("dockerfile", [], ["    apt-get install -y curl && \\"])
+    context = ["FROM ubuntu:22.04", "RUN apt-get update && \\", "    rm -rf /var/lib/apt/lists/*"]
+    assert describe("Dockerfile", inside, context) == ["change Dockerfile RUN instruction"]
+    new = Change("dockerfile", [], ["RUN apt-get update && \\", "    apt-get install -y curl", "# done"])
+    assert describe("Dockerfile", new) == ["add Dockerfile RUN instruction"]
+    assert diff_words.dockerfile_instructions(new.added) == ["RUN apt-get update && apt-get install -y curl"]
+    monkeypatch.setattr(diff_words, "DOCKER_CONTINUATIONS", False)
+    assert "add Dockerfile APT-GET instruction" in describe("Dockerfile", new)
+
+
+def test_a_renamed_nested_yaml_key_is_said_as_its_dotted_path() -> None:
+    from rewrite_assist.server.diffs.words import yaml_parents
+
+    above = ["spring:", "  datasource:", "    url: jdbc:h2:mem:test"]
+    assert yaml_parents(above, "    initialization-mode: always") == ["spring", "datasource"]
+    assert yaml_parents([], "top: 1") == []
+    # Not shown the whole way up (a level skipped), or inside a list: no partial path.
+    assert yaml_parents(["spring:", "    url: x"], "    mode: a") == ["spring"]  # 4-space indents
+    assert yaml_parents(["spring:", "  a: 1", "      url: x"], "      mode: a") is None
+    steps = ["jobs:", "  build:", "    steps:", "      - uses: actions/setup-java@v3", "        with:"]
+    assert yaml_parents(steps, "          java-version: 11") is None
+    kept = Change("yaml", ["    initialization-mode: always"], ["    init-mode: always"])
+    assert describe("src/main/resources/application.yml", kept, above, above) == [
+        "change YAML key spring.datasource.initialization-mode to spring.datasource.init-mode in YAML file"
+    ]
+    # Split per hunk, the unchanged lines above the change are the segment's ``above``.
+    path = "src/main/resources/application.yml"
+    text = (
+        f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,6 +1,6 @@\n spring:\n   datasource:\n"
+        "     url: jdbc:h2:mem:test\n-    initialization-mode: always\n+    init-mode: always\n   jpa:\n"
+        "     show-sql: true\n"
+    )
+    [segment] = split_diff(text)[0]
+    assert segment.context[: segment.above] == above
+    assert segment.context[segment.above :] == ["  jpa:", "    show-sql: true"]
+
+
+def test_a_gradle_hunk_says_each_kind_of_dependency_edit_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs import words as diff_words
+
+    # A dozen versions bumped, javax.validation → jakarta.validation, httpclient → httpclient5, log4j dropped.
+    [phrases] = [p for p in phrases_of("notification-service-pr2", "build.gradle") if "guava" in " ".join(p)]
+    assert [p.split(" Gradle")[0] for p in phrases] == ["upgrade", "change", "add", "remove"]
+    assert phrases[1] == (
+        "change Gradle dependency org.apache.httpcomponents:httpclient to org.apache.httpcomponents.client5:httpclient5"
+    )
+    assert phrases[3] == "remove Gradle dependency org.apache.logging.log4j:log4j-core"
+    # The swap pairs the names that share words, not the first removed with the first added.
+    gone = [("org.apache.logging.log4j", "log4j-core"), ("javax.mail", "javax.mail-api")]
+    came = [("jakarta.validation", "jakarta.validation-api"), ("jakarta.mail", "jakarta.mail-api")]
+    assert diff_words._likely_swap(gone, came) == (gone[1], came[1])
+    monkeypatch.setattr(diff_words, "DEPENDENCY_TURNS", False)
+    [before] = [p for p in phrases_of("notification-service-pr2", "build.gradle") if "guava" in " ".join(p)]
+    assert all(p.startswith("upgrade Gradle dependency version") for p in before)
+
+
+def test_lines_taken_out_and_put_back_unchanged_are_no_segment() -> None:
+    # gradle-wrapper.properties: ``zipStorePath=wrapper/dists`` removed and added back (a newline at the end)
+    wrapper = [s for s in segments_of("notification-service-pr2") if s.file.endswith("gradle-wrapper.properties")]
+    assert len(wrapper) == 1 and wrapper[0].change.removed != wrapper[0].change.added
+    assert not any(s.change.removed == s.change.added for s in segments_of("notification-service-pr2"))
+    assert not any(
+        p.startswith("find and replace") for p in phrases_of("notification-service-pr2", "wrapper.properties")[0]
+    )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import PurePosixPath
 
 from .features import Change, line_head
@@ -34,6 +35,16 @@ BARE_FROM = True  # a FROM line's new image: also said without the image names
 # A Gradle build's Java compatibility lines (``sourceCompatibility``, ``targetCompatibility``, a toolchain's
 # ``languageVersion``, ``jvmTarget``) changed: said as the catalog says it, "update Java compatibility".
 JAVA_COMPATIBILITY = True
+# A Dockerfile instruction continued over several lines (``RUN a && \\`` then ``    b``) is read as one.
+DOCKER_CONTINUATIONS = True
+# A Gradle hunk's dependency edits: one of each kind (version upgrade, swap, addition, removal) first.
+DEPENDENCY_TURNS = True
+# ... a nested YAML key renamed: said as its dotted path, when the lines above show the whole path
+YAML_PATHS = True
+# A Java hunk changing several types is searched as one segment per type (``split_type_changes``).
+SPLIT_TYPES = True
+# A properties or YAML key renamed (its value kept, or also changed) reads as a key change first.
+KEY_RENAMES = True
 
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
 _COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
@@ -152,8 +163,9 @@ def _file_words(path: str) -> str:
     return " ".join(part for part in re.split(r"[-_.]", stem) if part)
 
 
-def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str]:
-    """Short phrases saying what the hunk does, most specific first (at most ``MAX_PHRASES``)."""
+def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequence[str] = ()) -> list[str]:
+    """Short phrases saying what the hunk does, most specific first (at most ``MAX_PHRASES``). ``context``
+    is the hunk's unchanged lines, ``above`` those of them before the change (the section header first)."""
     kind = change.kind
     noun = file_noun(kind, path)
     name = PurePosixPath(path).name
@@ -167,7 +179,9 @@ def describe(path: str, change: Change, context: Sequence[str] = ()) -> list[str
         return [f"create new file {name}", f"add {noun} {name}"]
     phrases: list[str] = []
     writer = _WRITERS.get(kind)
-    if writer is not None:
+    if kind == "yaml":
+        phrases += _yaml(path, change, list(context), above)
+    elif writer is not None:
         phrases += writer(path, change, list(context))
     if kind in {"text", "markdown", "sql", "shell"} or not phrases:
         if name in {".gitignore", ".dockerignore"} and change.added and not change.removed:
@@ -205,6 +219,14 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
     pairs, removed, added = _pairs(change)
     for old, new in pairs:
         key = _head(new) or "property"
+        old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
+        if KEY_RENAMES and old_kv and new_kv and old_kv.group(1) != new_kv.group(1):
+            # A key renamed (``spring.datasource.initialization-mode`` → ``spring.sql.init.mode``): what
+            # property migrations do; its value, kept or not, is the lesser news.
+            out.append(f"change property key {old_kv.group(1)} to {new_kv.group(1)} in {name}")
+            if _strip_quotes(old_kv.group(2)) != _strip_quotes(new_kv.group(2)):
+                out.append(f"change property {new_kv.group(1)} value to {_strip_quotes(new_kv.group(2))} in {name}")
+            continue
         new_versions = [v for v in versions([new]) if v not in versions([old])]
         if new_versions:
             out.append(f"change {_file_words(path)} version to {new_versions[0]}")
@@ -221,7 +243,36 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
     return out
 
 
-def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
+_YAML_BLOCK = re.compile(r"^(\s*)([\w.\-]+)\s*:\s*(?:#.*)?$")
+
+
+def yaml_parents(above: Sequence[str], line: str) -> list[str] | None:
+    """The mapping keys a YAML line is nested in, read off the unchanged lines above it (git names the
+    top-level key in the hunk header), outermost first; None when they do not show the whole way up (a
+    level skipped, a list item on the way), so no partial path is said."""
+    indent = len(line) - len(line.lstrip())
+    stack: list[tuple[int, str]] = []
+    for text in above:
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        depth = len(text) - len(text.lstrip())
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        if (block := _YAML_BLOCK.match(text)) is not None and depth < indent:
+            stack.append((depth, block.group(2)))
+        elif text.lstrip().startswith("-") and depth < indent:
+            return None
+    if indent == 0:
+        return []
+    depths = [d for d, _ in stack] + [indent]
+    # the file's indentation step: the smallest one seen
+    step = min(d for text in [*above, line] if text.strip() and (d := len(text) - len(text.lstrip())) > 0)
+    if not stack or depths[0] != 0 or any(b - a != step for a, b in pairwise(depths)):
+        return None
+    return [key for _, key in stack]
+
+
+def _yaml(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     noun = file_noun("yaml", path)
     out: list[str] = []
     pairs, removed, added = _pairs(change)
@@ -236,8 +287,16 @@ def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
         old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
         if old_kv and new_kv:
             key, value = new_kv.group(1), _strip_quotes(new_kv.group(2))
+            renamed = old_kv.group(1) != key
+            if KEY_RENAMES and renamed and _strip_quotes(old_kv.group(2)) == value:
+                # The key renamed, its value kept: a key change, not a new value; a nested key as its dotted
+                # path (``spring.datasource.initialization-mode``), as property migrations name keys.
+                parents = yaml_parents(above, old) if YAML_PATHS else None
+                prefix = ".".join(parents) + "." if parents else ""
+                out.append(f"change YAML key {prefix}{old_kv.group(1)} to {prefix}{key} in {noun}")
+                continue
             out.append(f"change {key} to {value} in {noun}")
-            if old_kv.group(1) != key:
+            if renamed:
                 out.append(f"change YAML key {old_kv.group(1)} to {key}")
             else:
                 out.append(f"change YAML value of {key}")
@@ -252,8 +311,89 @@ def _yaml(path: str, change: Change, context: list[str]) -> list[str]:
     return out
 
 
+_DOCKER_INSTRUCTIONS = frozenset(
+    [
+        "from",
+        "run",
+        "cmd",
+        "label",
+        "maintainer",
+        "expose",
+        "env",
+        "add",
+        "copy",
+        "entrypoint",
+        "volume",
+        "user",
+        "workdir",
+        "arg",
+        "onbuild",
+        "stopsignal",
+        "healthcheck",
+        "shell",
+    ]
+)
+
+
+def _docker_instruction(line: str) -> str | None:
+    """The instruction a Dockerfile line starts (``RUN``), if its first word is one."""
+    words = line.split(None, 1)
+    return words[0].upper() if words and words[0].lower() in _DOCKER_INSTRUCTIONS else None
+
+
+def _continued(context: Sequence[str]) -> str | None:
+    """The instruction the hunk's first changed line continues, read off the unchanged lines around it
+    (those before, then those after): an instruction left open (its line ends in a backslash) and followed
+    by a new instruction at the line start, or by nothing, was continued by the changed lines; else the
+    last instruction continued over several lines (the hunk changed a line in its middle)."""
+    current: str | None = None
+    continued: str | None = None
+    for line in context:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        starts = not line[:1].isspace() and _docker_instruction(line) is not None
+        if current is not None and starts:
+            return current
+        if current is None and starts and text.endswith("\\"):
+            current = text.rstrip("\\").strip()
+        elif current is not None and not text.endswith("\\"):
+            continued, current = current, None  # it ended among the unchanged lines
+    return current or continued
+
+
+def dockerfile_instructions(lines: Sequence[str], context: Sequence[str] = ()) -> list[str]:
+    """A Dockerfile's changed lines as whole instructions: a line after one ending in a backslash continues
+    it (``    apt-get install -y curl`` is part of the ``RUN`` above), and a hunk's first line that continues
+    an instruction in the unchanged lines is read as that instruction. Comments and blank lines say nothing
+    of what the build does."""
+    out: list[str] = []
+    open_ = False
+    for line in lines:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        bare = text.rstrip("\\").strip()
+        if open_ and out:
+            out[-1] = f"{out[-1]} {bare}"
+        elif not out and (line[:1].isspace() or _docker_instruction(line) is None) and (owner := _continued(context)):
+            out.append(f"{owner} {bare}")
+        else:
+            out.append(bare)
+        open_ = text.endswith("\\")
+    return out
+
+
 def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
     out: list[str] = []
+    owner = None
+    if DOCKER_CONTINUATIONS:
+        change = Change(
+            change.kind,
+            dockerfile_instructions(change.removed, context),
+            dockerfile_instructions(change.added, context),
+        )
+        owner = _continued(context)
     pairs, removed, added = _pairs(change)
     for old, new in pairs:
         old_from, new_from = _FROM.match(old), _FROM.match(new)
@@ -273,7 +413,8 @@ def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
     for line in added + removed:
         head = _head(line)
         if head:
-            verb = "add" if line in added else "remove"
+            # lines added to (removed from) an instruction that stays: that instruction changed
+            verb = "change" if owner and line.startswith(owner) else "add" if line in added else "remove"
             out.append(f"{verb} Dockerfile {head.upper()} instruction")
     return out
 
@@ -283,6 +424,22 @@ def _coordinate(line: str) -> tuple[str, str, str | None] | None:
     if not match or ("." not in match.group(1) + match.group(2) and not match.group(3)):
         return None
     return match.group(1), match.group(2), match.group(3)
+
+
+def _likely_swap(
+    gone: Sequence[tuple[str, str]], came: Sequence[tuple[str, str]]
+) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The removed and added dependency most likely one replacing the other: the pair whose names share
+    most words (``javax.validation:validation-api`` → ``jakarta.validation:jakarta.validation-api``), else
+    the first of each."""
+
+    def words(ga: tuple[str, str]) -> set[str]:
+        return {w for w in re.split(r"[.:\-]", f"{ga[0]}:{ga[1]}") if w and w not in _GENERIC}
+
+    return max(
+        ((old, new) for old in gone for new in came),
+        key=lambda pair: (len(words(pair[0]) & words(pair[1])), -gone.index(pair[0]), -came.index(pair[1])),
+    )
 
 
 def _compatibility(change: Change) -> str | None:
@@ -319,17 +476,26 @@ def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
     dep_added = [c for line in change.added if (c := _coordinate(line))]
     old_ga = {(g, a): v for g, a, v in dep_removed}
     new_ga = {(g, a): v for g, a, v in dep_added}
-    for ga, version in new_ga.items():
-        if ga in old_ga and version != old_ga[ga]:
-            out.append(f"upgrade Gradle dependency version {ga[0]}:{ga[1]} to {version}")
+    upgrades = [
+        f"upgrade Gradle dependency version {ga[0]}:{ga[1]} to {version}"
+        for ga, version in new_ga.items()
+        if ga in old_ga and version != old_ga[ga]
+    ]
     came = [ga for ga in new_ga if ga not in old_ga]
     gone = [ga for ga in old_ga if ga not in new_ga]
+    swaps = []
     if came and gone:
-        out.append(f"change Gradle dependency {gone[0][0]}:{gone[0][1]} to {came[0][0]}:{came[0][1]}")
-    for g, a in came[:2]:
-        out.append(f"add Gradle dependency {g}:{a}")
-    for g, a in gone[:2]:
-        out.append(f"remove Gradle dependency {g}:{a}")
+        old_dep, new_dep = _likely_swap(gone, came)
+        swaps.append(f"change Gradle dependency {old_dep[0]}:{old_dep[1]} to {new_dep[0]}:{new_dep[1]}")
+    adds = [f"add Gradle dependency {g}:{a}" for g, a in came[:2]]
+    removes = [f"remove Gradle dependency {g}:{a}" for g, a in gone[:2]]
+    if DEPENDENCY_TURNS:
+        # Each kind of dependency edit once before any twice: a hunk bumping a dozen versions that also
+        # swaps and drops a dependency says all three within the phrase budget.
+        kinds = [upgrades, swaps, adds, removes]
+        out += [kind[n] for n in range(max(map(len, kinds))) for kind in kinds if n < len(kind)]
+    else:
+        out += upgrades + swaps + adds + removes
     for old, new in pairs:
         if _coordinate(old) or _coordinate(new):
             continue
@@ -410,10 +576,15 @@ def _maven(path: str, change: Change, context: list[str]) -> list[str]:
     return out
 
 
-def _java(path: str, change: Change, context: list[str]) -> list[str]:
-    out: list[str] = []
-    old_imports = [(m.group(2), bool(m.group(1))) for line in change.removed if (m := _IMPORT.match(line))]
-    new_imports = [(m.group(2), bool(m.group(1))) for line in change.added if (m := _IMPORT.match(line))]
+def _imports(lines: Sequence[str]) -> list[tuple[str, bool]]:
+    return [(m.group(2), bool(m.group(1))) for line in lines if (m := _IMPORT.match(line))]
+
+
+def _type_changes(
+    old_imports: list[tuple[str, bool]], new_imports: list[tuple[str, bool]]
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The types a hunk's imports change (``org.junit.Assert`` → ``org.junit.jupiter.api.Assertions``), in
+    order, each once, and the package moves of the imports that keep their name."""
     old_by_name = {name.rsplit(".", 1)[-1]: name for name, _ in old_imports}
     moves: list[tuple[str, str]] = []
     types: list[tuple[str, str]] = []
@@ -430,7 +601,43 @@ def _java(path: str, change: Change, context: list[str]) -> list[str]:
                 moves.append((old_owner, new_owner))
     if STATIC_TYPES and moves:
         types += _renamed_on_the_way(old_imports, new_imports, set(moves))
-    for old_type, new_type in list(dict.fromkeys(types))[:2]:
+    return list(dict.fromkeys(types)), moves
+
+
+def split_type_changes(change: Change) -> list[Change]:
+    """A Java hunk that changes several types (``org.junit.Before`` → ``BeforeEach`` and ``org.junit.Assert``
+    → ``Assertions``) as one change per type: each is what a different recipe does, and a hunk searched as
+    one unit names only its best. The first part keeps the first type's imports and every other line; each
+    further type's import lines (the class, or its static members) become their own part."""
+    if not SPLIT_TYPES or change.kind not in {"java", "kotlin"} or change.new_file or change.deleted_file:
+        return [change]
+    types, _ = _type_changes(_imports(change.removed), _imports(change.added))
+    if len(types) < 2:
+        return [change]
+    parts: list[Change] = []
+    removed, added = list(change.removed), list(change.added)
+    for old_type, new_type in types[1:]:
+        own_removed = [line for line in removed if _imports_type(line, old_type)]
+        own_added = [line for line in added if _imports_type(line, new_type)]
+        if not own_removed or not own_added:
+            continue
+        removed = [line for line in removed if line not in own_removed]
+        added = [line for line in added if line not in own_added]
+        parts.append(Change(change.kind, own_removed, own_added))
+    return [Change(change.kind, removed, added), *parts]
+
+
+def _imports_type(line: str, name: str) -> bool:
+    """The line imports the type (or a static member of it, or all of them)."""
+    match = _IMPORT.match(line)
+    return match is not None and (match.group(2) == name or match.group(2).startswith(name + "."))
+
+
+def _java(path: str, change: Change, context: list[str]) -> list[str]:
+    out: list[str] = []
+    old_imports, new_imports = _imports(change.removed), _imports(change.added)
+    types, moves = _type_changes(old_imports, new_imports)
+    for old_type, new_type in types[:2]:
         out.append(f"change type {old_type} to {new_type}")
     if moves:
         common = max(set(moves), key=moves.count)

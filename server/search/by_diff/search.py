@@ -78,7 +78,7 @@ class DiffSearchResult(BaseModel):
     hunks: int = Field(description="hunks in the diff")
     searched_segments: int = Field(
         description="separate changes searched: a hunk's runs of changed lines apart from each other by "
-        "unchanged code (or a file's hunks merged, on large diffs)"
+        "unchanged code, a Java hunk's imports once per type they change (or a file's hunks merged, on large diffs)"
     )
     skipped: list[str] = Field(default_factory=list, description="what was not searched, and why")
     hint: str | None = None
@@ -98,7 +98,7 @@ def find_recipes_for_diff(
     _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
     segments, skipped, files, hunks = split_diff(text)
     snap = example_snapshot(store)
-    phrases = [describe(s.file, s.change, s.context) for s in segments]
+    phrases = [describe(s.file, s.change, s.context, s.context[: s.above]) for s in segments]
     wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
     # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
     pending_wide = search_wide(store, embedder, wide)
@@ -119,6 +119,8 @@ def find_recipes_for_diff(
     groups = []
     for seg, scores in zip(segments, per_segment, strict=True):
         top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
+        if not top:
+            continue
         groups.append(
             HunkGroup(
                 file=seg.file,
@@ -134,6 +136,8 @@ def find_recipes_for_diff(
         paths = list(dict.fromkeys(segments[n].file for n in w.segments))
         wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
         top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
+        if not top:  # the description met no recipe: nothing to show for it
+            continue
         groups.append(
             HunkGroup(
                 file=wide_files[-1],

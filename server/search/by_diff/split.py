@@ -18,6 +18,7 @@ from unidiff.errors import UnidiffParseError
 from ...diffs.features import Change, file_kind
 from ...diffs.models import DiffParseError
 from ...diffs.preprocess import clean_hunk_headers, preprocess
+from ...diffs.words import split_type_changes
 from ...errors import BadInput
 
 # Work caps: past these, hunks are merged per file, then files are left out (and listed in ``skipped``).
@@ -36,6 +37,7 @@ class Segment:
     header: str
     change: Change
     context: list[str] = field(default_factory=list)  # the hunk's unchanged lines (section header first)
+    above: int = 0  # how many of them come before the change (the section header included)
 
 
 def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list[str], int, int]:
@@ -76,7 +78,7 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                 continue
             for number, hunk in enumerate(patched, start=1):
                 hunks += 1
-                for header, removed, added, context in _blocks(hunk):
+                for header, removed, added, context, above in _blocks(hunk):
                     change = Change(
                         _kind(path, removed + added),
                         removed,
@@ -84,8 +86,11 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                         deleted_file=patched.is_removed_file,
                         new_file=patched.is_added_file,
                     )
-                    if not change.is_empty:
-                        by_file.setdefault(path, []).append(Segment(path, number, header, change, context))
+                    if change.is_empty or (removed == added and not patched.is_removed_file):
+                        continue  # the same lines taken out and put back (a newline added at the end): no change
+                    # A hunk changing several types is searched once per type: each is another recipe's change.
+                    for part in split_type_changes(change):
+                        by_file.setdefault(path, []).append(Segment(path, number, header, part, context, above))
     if not files and not pre.binary and not pre.excluded:
         first = text.strip().split("\n", 1)[0][:60]
         raise BadInput(
@@ -98,7 +103,7 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
     return _cap(by_file, skipped), skipped, files, hunks
 
 
-def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str]]]:
+def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str], int]]:
     """The hunk's separate changes: runs of removed/added lines apart from each other by unchanged code.
 
     Git merges changes less than seven lines apart into one hunk, so a hunk can bump a plugin version and
@@ -124,8 +129,8 @@ def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str]]]:
         header = f"@@ -{source},{len(removed)} +{target},{len(added)} @@"
         before = [ln.value.rstrip("\n") for ln in lines[max(0, first - 8) : first] if ln.line_type == " "]
         after = [ln.value.rstrip("\n") for ln in lines[last + 1 : last + 4] if ln.line_type == " "]
-        context = ([hunk.section_header] if hunk.section_header else []) + before + after
-        out.append((header, removed, added, context))
+        above = ([hunk.section_header] if hunk.section_header else []) + before
+        out.append((header, removed, added, above + after, len(above)))
     return out
 
 
