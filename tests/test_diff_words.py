@@ -436,3 +436,19 @@ def test_lines_taken_out_and_put_back_unchanged_are_no_segment() -> None:
     assert not any(
         p.startswith("find and replace") for p in phrases_of("notification-service-pr2", "wrapper.properties")[0]
     )
+
+
+def test_a_plain_number_in_a_property_is_a_value_not_a_version() -> None:
+    def said(old: str, new: str, path: str = "src/main/resources/application.properties") -> list[str]:
+        return describe(path, Change("properties", [old], [new]), [])
+
+    # A port or a timeout is a value like any other ...
+    assert said("server.port=8080", "server.port=9090") == [
+        "change property server.port value to 9090 in application.properties"
+    ]
+    assert not any("version" in p for p in said("app.timeout=30", "app.timeout=60"))
+    # ... a dotted number, or a key that says "version", stays a version.
+    assert said("java.version=11", "java.version=17", "gradle.properties")[0].endswith("version to 17")
+    wrapper = "gradle/wrapper/gradle-wrapper.properties"
+    url = "distributionUrl=https\\://services.gradle.org/distributions/gradle-{}-bin.zip"
+    assert said(url.format("8.1"), url.format("8.5"), wrapper)[0] == "change gradle wrapper version to 8.5"

@@ -213,6 +213,12 @@ def _java_level(change: Change) -> str | None:
     return None
 
 
+def _is_version(key: str, number: str) -> bool:
+    """Whether a number a property takes is a version: dotted (``8.1``, ``2.17.1``), or the key says so
+    (``java.version=17``). A bare ``server.port=9090`` or ``timeout=30`` is a value like any other."""
+    return "." in number or "version" in key.lower()
+
+
 def _properties(path: str, change: Change, context: list[str]) -> list[str]:
     name = PurePosixPath(path).name
     out: list[str] = []
@@ -227,7 +233,7 @@ def _properties(path: str, change: Change, context: list[str]) -> list[str]:
             if _strip_quotes(old_kv.group(2)) != _strip_quotes(new_kv.group(2)):
                 out.append(f"change property {new_kv.group(1)} value to {_strip_quotes(new_kv.group(2))} in {name}")
             continue
-        new_versions = [v for v in versions([new]) if v not in versions([old])]
+        new_versions = [v for v in versions([new]) if v not in versions([old]) and _is_version(key, v)]
         if new_versions:
             out.append(f"change {_file_words(path)} version to {new_versions[0]}")
             # The first phrase names the file; this one says the generic edit (a property's value changed)
