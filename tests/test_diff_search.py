@@ -460,7 +460,7 @@ def test_a_base_image_change_finds_the_generic_from_recipe_too(catalog, embedder
 
 # -- round 3: Java compatibility words, composites and their members, substitutions ---------------------
 def test_a_toolchain_hunk_finds_the_java_compatibility_recipe(catalog, embedder, monkeypatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import build as words_build
 
     text = (
         "diff --git a/build.gradle b/build.gradle\n--- a/build.gradle\n+++ b/build.gradle\n"
@@ -475,7 +475,7 @@ def test_a_toolchain_hunk_finds_the_java_compatibility_recipe(catalog, embedder,
     hit = result.hits[ids.index(member)]
     assert hit.evidence[0].described_as == "update Java compatibility to 17 in Gradle build"
     # Said only as "add toolchain", "upgrade Java version to 17", ... it ranks lower.
-    monkeypatch.setattr(diff_words, "JAVA_COMPATIBILITY", False)
+    monkeypatch.setattr(words_build, "JAVA_COMPATIBILITY", False)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=5).hits]
     assert member not in without[: ids.index(member) + 1], without
 
@@ -536,7 +536,7 @@ def test_phrase_searches_leave_the_example_terms_leg_out(monkeypatch: pytest.Mon
 
 def test_each_type_a_hunk_changes_finds_its_own_recipe(catalog, embedder, monkeypatch) -> None:
     # One hunk moves org.junit.Before → BeforeEach and org.junit.Assert.* → Assertions.*: two recipes' changes.
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import java as words_java
 
     assertions = "org.openrewrite.java.testing.junit5.AssertToAssertions"
     path = str(pr_case("user-management-service-pr2"))
@@ -545,13 +545,13 @@ def test_each_type_a_hunk_changes_finds_its_own_recipe(catalog, embedder, monkey
     assert assertions in ids and "org.openrewrite.java.testing.junit5.UpdateBeforeAfterAnnotations" in ids, ids
     evidence = result.hits[ids.index(assertions)].evidence
     assert any(e.described_as == "change type org.junit.Assert to org.junit.jupiter.api.Assertions" for e in evidence)
-    monkeypatch.setattr(diff_words, "SPLIT_TYPES", False)
+    monkeypatch.setattr(words_java, "SPLIT_TYPES", False)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
     assert assertions not in without, without
 
 
 def test_a_renamed_property_key_finds_the_key_change_recipe(catalog, embedder, monkeypatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import keys as words_keys
 
     path = "src/main/resources/application.properties"
     text = (
@@ -564,7 +564,7 @@ def test_a_renamed_property_key_finds_the_key_change_recipe(catalog, embedder, m
     )
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
     assert key in ids[:3] and value not in ids, ids
-    monkeypatch.setattr(diff_words, "KEY_RENAMES", False)
+    monkeypatch.setattr(words_keys, "KEY_RENAMES", False)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
     assert value in without and without.index(key) > ids.index(key), without
 
@@ -579,7 +579,7 @@ def test_a_description_that_finds_nothing_leaves_no_empty_group(catalog, embedde
 
 
 def test_a_renamed_nested_yaml_key_finds_the_dotted_key_recipes(catalog, embedder, monkeypatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import keys as words_keys
 
     path = "src/main/resources/application.yml"
     text = (
@@ -595,7 +595,7 @@ def test_a_renamed_nested_yaml_key_finds_the_dotted_key_recipes(catalog, embedde
     assert result.hits[0].evidence[0].described_as == (
         "change YAML key spring.datasource.initialization-mode to spring.datasource.init-mode in YAML file"
     )
-    monkeypatch.setattr(diff_words, "YAML_PATHS", False)
+    monkeypatch.setattr(words_keys, "YAML_PATHS", False)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
     assert (
         without[0] != "org.openrewrite.yaml.ChangePropertyKey"

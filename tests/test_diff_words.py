@@ -182,7 +182,7 @@ def test_package_moves_and_their_roots() -> None:
 
 
 def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import pr as words_pr
 
     # Two workflows and the build move to Java 17: a project migration.
     segments = [(s.file, s.change) for s in segments_of("file-storage-service-pr2")]
@@ -193,7 +193,7 @@ def test_the_same_java_level_in_several_build_files_reads_as_a_java_migration(mo
         ".github/workflows/pr-build.yml",
         "build.gradle",
     }
-    monkeypatch.setattr(diff_words, "JAVA_MIN_FILES", 4)
+    monkeypatch.setattr(words_pr, "JAVA_MIN_FILES", 4)
     assert describe_pr(segments) == []
     # One workflow and the build (a routine bump): only the JUnit family move of that PR is PR-level.
     monkeypatch.undo()
@@ -229,7 +229,7 @@ def test_a_new_base_image_is_also_said_without_the_image_names() -> None:
 
 
 def test_java_compatibility_lines_read_as_a_java_compatibility_update(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import build as words_build
 
     # sourceCompatibility/targetCompatibility = JavaVersion.VERSION_11 → toolchain { languageVersion = ...of(17) }
     toolchain = [p for p in phrases_of("user-management-service-pr2", "build.gradle") if "toolchain" in " ".join(p)]
@@ -247,7 +247,7 @@ def test_java_compatibility_lines_read_as_a_java_compatibility_update(monkeypatc
     # Other Gradle lines do not say it.
     plain = Change("gradle", ["    mainClassName = 'a.B'"], ["    mainClass = 'a.B'"])
     assert not any("compatibility" in p for p in describe("build.gradle", plain))
-    monkeypatch.setattr(diff_words, "JAVA_COMPATIBILITY", False)
+    monkeypatch.setattr(words_build, "JAVA_COMPATIBILITY", False)
     assert describe("build.gradle", removed) == [
         "remove source compatibility from Gradle build",
         "remove target compatibility from Gradle build",
@@ -285,7 +285,7 @@ def test_pair_tokens_say_what_became_what() -> None:
 
 
 def test_a_hunk_changing_two_types_is_split_per_type(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import java as words_java
 
     segments = [s for s in segments_of("user-management-service-pr2") if s.file.endswith("UserResourceTest.java")]
     imports = [s for s in segments if any("import" in line for line in s.change.removed)]
@@ -314,7 +314,7 @@ def test_a_hunk_changing_two_types_is_split_per_type(monkeypatch: pytest.MonkeyP
             "import static org.junit.jupiter.api.Assertions.fail;",
         ],
     )
-    first, second = diff_words.split_type_changes(two)
+    first, second = words_java.split_type_changes(two)
     assert first.removed == two.removed[1:] and first.added == two.added[1:]  # Assert's members, and Test
     assert second.removed == two.removed[:1] and second.added == two.added[:1]  # After → AfterEach
     assert describe("src/test/java/a/ATest.java", second) == [
@@ -322,13 +322,13 @@ def test_a_hunk_changing_two_types_is_split_per_type(monkeypatch: pytest.MonkeyP
     ]
     # A hunk with one type change stays whole.
     one = Change("java", ["import org.junit.Before;"], ["import org.junit.jupiter.api.BeforeEach;"])
-    assert diff_words.split_type_changes(one) == [one]
-    monkeypatch.setattr(diff_words, "SPLIT_TYPES", False)
+    assert words_java.split_type_changes(one) == [one]
+    monkeypatch.setattr(words_java, "SPLIT_TYPES", False)
     assert len([s for s in segments_of("user-management-service-pr2") if s.file.endswith("Test.java")]) == 2
 
 
 def test_a_renamed_property_key_reads_as_a_key_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import keys as words_keys
 
     path = "src/main/resources/application.properties"
     renamed = Change("properties", ["spring.datasource.initialization-mode=always"], ["spring.sql.init.mode=always"])
@@ -353,12 +353,12 @@ def test_a_renamed_property_key_reads_as_a_key_change(monkeypatch: pytest.Monkey
         "change init-mode to never in YAML file",
         "change YAML key initialization-mode to init-mode",
     ]
-    monkeypatch.setattr(diff_words, "KEY_RENAMES", False)
+    monkeypatch.setattr(words_keys, "KEY_RENAMES", False)
     assert describe(path, renamed) == ["change property spring.sql.init.mode value to always in application.properties"]
 
 
 def test_a_continued_dockerfile_instruction_reads_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import docker as words_docker
 
     # RUN groupadd ... && useradd ... → RUN apk add ... && \ / groupadd ... && \ / useradd ...: one RUN changed
     runs = [
@@ -377,8 +377,8 @@ def test_a_continued_dockerfile_instruction_reads_as_one(monkeypatch: pytest.Mon
     assert describe("Dockerfile", inside, context) == ["change Dockerfile RUN instruction"]
     new = Change("dockerfile", [], ["RUN apt-get update && \\", "    apt-get install -y curl", "# done"])
     assert describe("Dockerfile", new) == ["add Dockerfile RUN instruction"]
-    assert diff_words.dockerfile_instructions(new.added) == ["RUN apt-get update && apt-get install -y curl"]
-    monkeypatch.setattr(diff_words, "DOCKER_CONTINUATIONS", False)
+    assert words_docker.dockerfile_instructions(new.added) == ["RUN apt-get update && apt-get install -y curl"]
+    monkeypatch.setattr(words_docker, "DOCKER_CONTINUATIONS", False)
     assert "add Dockerfile APT-GET instruction" in describe("Dockerfile", new)
 
 
@@ -410,7 +410,7 @@ def test_a_renamed_nested_yaml_key_is_said_as_its_dotted_path() -> None:
 
 
 def test_a_gradle_hunk_says_each_kind_of_dependency_edit_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rewrite_assist.server.diffs import words as diff_words
+    from rewrite_assist.server.diffs.words import build as words_build
 
     # A dozen versions bumped, javax.validation → jakarta.validation, httpclient → httpclient5, log4j dropped.
     [phrases] = [p for p in phrases_of("notification-service-pr2", "build.gradle") if "guava" in " ".join(p)]
@@ -422,8 +422,8 @@ def test_a_gradle_hunk_says_each_kind_of_dependency_edit_first(monkeypatch: pyte
     # The swap pairs the names that share words, not the first removed with the first added.
     gone = [("org.apache.logging.log4j", "log4j-core"), ("javax.mail", "javax.mail-api")]
     came = [("jakarta.validation", "jakarta.validation-api"), ("jakarta.mail", "jakarta.mail-api")]
-    assert diff_words._likely_swap(gone, came) == (gone[1], came[1])
-    monkeypatch.setattr(diff_words, "DEPENDENCY_TURNS", False)
+    assert words_build._likely_swap(gone, came) == (gone[1], came[1])
+    monkeypatch.setattr(words_build, "DEPENDENCY_TURNS", False)
     [before] = [p for p in phrases_of("notification-service-pr2", "build.gradle") if "guava" in " ".join(p)]
     assert all(p.startswith("upgrade Gradle dependency version") for p in before)
 

@@ -1,0 +1,143 @@
+"""What every writer of ``words`` shares: the phrase limits, the patterns of versions, coordinates, imports,
+XML tags and key/value lines, and the small readers built on them (a line's head, a file's noun, the
+versions a change moves to, removed and added lines paired)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from ..features import Change, line_head
+
+MAX_PHRASES = 4  # per hunk: the most specific first
+MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
+_COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
+_IMPORT = re.compile(r"^\s*import\s+(static\s+)?([\w.]+?)(?:\.\*)?\s*;")
+_XML_TAG = re.compile(r"^\s*<([\w.\-]+)>([^<]*)</\1>")
+_KEY_VALUE = re.compile(r"^\s*-?\s*([\w.\-\[\]]+)\s*[:=]\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    head: str | None
+
+
+_HEAD = re.compile(r"^[\s\-*]*<?/?([A-Za-z_@$][\w.\-$]*)")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def _head(line: str) -> str | None:
+    """The line's leading keyword as written, camel case spoken as words (``sourceCompatibility`` →
+    ``source compatibility``): recipe descriptions use words, build files use identifiers."""
+    match = _HEAD.match(line)
+    if not match or len(match.group(1)) < 2:
+        return None
+    word = match.group(1)
+    if "." in word or "-" in word or "_" in word:
+        return word
+    parts = _CAMEL.findall(word)
+    if len(parts) < 2 or any(len(p) < 2 for p in parts):  # ``useJUnit`` stays as written
+        return word
+    return " ".join(p.lower() for p in parts)
+
+
+def file_noun(kind: str, path: str) -> str:
+    """How the docs name the file the hunk is in."""
+    low = path.lower()
+    if kind == "yaml" and ".github/workflows/" in low:
+        return "GitHub Actions workflow"
+    return {
+        "gradle": "Gradle build",
+        "maven": "Maven pom",
+        "properties": "properties file",
+        "yaml": "YAML file",
+        "dockerfile": "Dockerfile",
+        "java": "Java code",
+        "kotlin": "Kotlin code",
+        "xml": "XML file",
+        "json": "JSON file",
+        "markdown": "text file",
+        "text": "text file",
+    }.get(kind, f"{kind} file")
+
+
+def versions(lines: Iterable[str]) -> list[str]:
+    """Version-like numbers on the lines (``8.1`` of ``gradle-8.1-bin.zip``, ``17``, ``3.0.0-M2`` → 3.0.0),
+    in order, each once."""
+    out: list[str] = []
+    for line in lines:
+        for match in _VERSION.finditer(line):
+            value = match.group(1).replace("_", ".")
+            if value not in out and len(value) <= 12:
+                out.append(value)
+    return out
+
+
+def _new_versions(change: Change) -> list[str]:
+    old = set(versions(change.removed))
+    return [v for v in versions(change.added) if v not in old]
+
+
+def _strip_quotes(value: str) -> str:
+    return value.strip().strip(",;").strip().strip("'\"")
+
+
+def _pairs(change: Change) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """Removed and added lines paired by their leading keyword (else by position when the counts are
+    equal), and the lines left over on each side."""
+    removed = [line for line in change.removed if line.strip()]
+    added = [line for line in change.added if line.strip()]
+    by_head: dict[str, str] = {}
+    for line in added:
+        head = line_head(line)
+        if head and head not in by_head:
+            by_head[head] = line
+    pairs: list[tuple[str, str]] = []
+    left_removed: list[str] = []
+    used: set[str] = set()
+    for line in removed:
+        head = line_head(line)
+        if head and head in by_head and head not in used:
+            pairs.append((line, by_head[head]))
+            used.add(head)
+        else:
+            left_removed.append(line)
+    left_added = [line for line in added if not any(line is new for _, new in pairs)]
+    if left_removed and len(left_removed) == len(left_added):
+        pairs += list(zip(left_removed, left_added, strict=True))
+        left_removed, left_added = [], []
+    # A line removed and added back unchanged (a newline at the end of the file) is no change.
+    return [(old, new) for old, new in pairs if old.strip() != new.strip()], left_removed, left_added
+
+
+def _file_words(path: str) -> str:
+    """``gradle/wrapper/gradle-wrapper.properties`` → ``gradle wrapper``."""
+    stem = PurePosixPath(path).name.split(".", 1)[0]
+    return " ".join(part for part in re.split(r"[-_.]", stem) if part)
+
+
+def _java_level(change: Change) -> str | None:
+    """The Java version a build or CI file moves to: a changed line that names Java (or the JDK) and adds
+    a version number."""
+    for line in change.added:
+        low = line.lower()
+        if ("java" in low or "jdk" in low) and not _COORDINATE.search(line):
+            new = [v for v in versions([line]) if v not in versions(change.removed)]
+            if new:
+                return new[0]
+    return None
+
+
+def _coordinate(line: str) -> tuple[str, str, str | None] | None:
+    match = _COORDINATE.search(line)
+    if not match or ("." not in match.group(1) + match.group(2) and not match.group(3)):
+        return None
+    return match.group(1), match.group(2), match.group(3)
+
+
+# Words of package and group names that say nothing about which library it is.
+_GENERIC = frozenset({"org", "com", "io", "net", "dev", "api", "core", "java", "main", "impl", "internal", "util"})

@@ -1,0 +1,63 @@
+"""One hunk in words (``describe``): the writer for the file's kind, a plain-text fallback, and the Java level a
+build or CI file moves to, most specific phrase first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from ..features import Change
+from .build import _gradle, _maven
+from .common import MAX_PHRASE_CHARS, MAX_PHRASES, _java_level, file_noun
+from .docker import _dockerfile
+from .java import _java
+from .keys import _properties, _yaml
+
+
+def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequence[str] = ()) -> list[str]:
+    """Short phrases saying what the hunk does, most specific first (at most ``MAX_PHRASES``). ``context``
+    is the hunk's unchanged lines, ``above`` those of them before the change (the section header first)."""
+    kind = change.kind
+    noun = file_noun(kind, path)
+    name = PurePosixPath(path).name
+    if change.deleted_file:
+        return ["delete files"]  # what is in the file does not matter, that it is gone does
+    if change.new_file:
+        if kind in {"java", "kotlin"}:
+            return []  # new code is written by hand; no recipe creates a class from nothing
+        if name in {".gitignore", ".dockerignore"}:
+            return [f"add entries to {name}", f"create new file {name}"]
+        return [f"create new file {name}", f"add {noun} {name}"]
+    phrases: list[str] = []
+    writer = _WRITERS.get(kind)
+    if kind == "yaml":
+        phrases += _yaml(path, change, list(context), above)
+    elif writer is not None:
+        phrases += writer(path, change, list(context))
+    if kind in {"text", "markdown", "sql", "shell"} or not phrases:
+        if name in {".gitignore", ".dockerignore"} and change.added and not change.removed:
+            phrases.append(f"add entries to {name}")
+        elif kind not in {"java", "kotlin"}:
+            phrases.append(f"find and replace text in {noun} {name}")
+    java = _java_level(change)
+    if java and kind not in {"java", "kotlin"}:
+        phrases.insert(1, f"upgrade Java version to {java} in {noun}")
+    seen: set[str] = set()
+    out = []
+    for phrase in phrases:
+        phrase = " ".join(phrase.split())[:MAX_PHRASE_CHARS]
+        if phrase.lower() not in seen:
+            seen.add(phrase.lower())
+            out.append(phrase)
+    return out[:MAX_PHRASES]
+
+
+_WRITERS = {
+    "properties": _properties,
+    "yaml": _yaml,
+    "dockerfile": _dockerfile,
+    "gradle": _gradle,
+    "maven": _maven,
+    "java": _java,
+    "kotlin": _java,
+}
