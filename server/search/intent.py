@@ -71,6 +71,22 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) >= 4 else word
 
 
+# A word of code or configuration: punctuation inside it (``server.port``, ``log.debug("``, ``<bean``,
+# ``${x}``), a digit (``8080``, ``2.15.1``) or a capital after a lower-case letter (``ExpectedException``).
+_CODE_WORD = re.compile(r"[.()<>{}\[\]=:\"'/_$@#+*;]|\d|[a-z][A-Z]")
+
+
+def phrase_words(text: str) -> list[str]:
+    """The words of ``text`` as written, the punctuation at a word's edge trimmed (a sentence's full stop, an
+    opening parenthesis)."""
+    return [w for w in (raw.rstrip(".,;:!?").lstrip("(") for raw in text.split()) if w]
+
+
+def looks_like_code(word: str) -> bool:
+    """Whether a word (of ``phrase_words``) is code or configuration rather than English."""
+    return _CODE_WORD.search(word) is not None
+
+
 def terms(text: str) -> list[str]:
     """Stemmed lower-case terms of ``text``; CamelCase words are split first (``TextBlock`` → text, block)."""
     return [stem(t) for t in _TOKEN.findall(_CAMEL.sub(" ", text).replace("`", " ").lower())]

@@ -32,11 +32,10 @@ Each feature's weight is a ``SearchTuning`` field, fitted on pseudo-queries the 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .intent import Direction, direction, terms
+from .intent import Direction, direction, looks_like_code, phrase_words, terms
 from .priors import RecipeFacts
 from .tuning import SearchTuning
 
@@ -44,16 +43,11 @@ NAME_FEATURES = ("name_miss", "search_for_change", "against")
 EVIDENCE_FEATURES = ("examples_code", "composite", "popularity", "popularity_code")
 FEATURES = NAME_FEATURES + EVIDENCE_FEATURES
 
-# A word of code or configuration: punctuation inside it (``server.port``, ``log.debug("``, ``<bean``,
-# ``${x}``), a digit (``8080``, ``2.15.1``) or a capital after a lower-case letter (``ExpectedException``).
-_CODE_WORD = re.compile(r"[.()<>{}\[\]=:\"'/_$@#+*;]|\d|[a-z][A-Z]")
-
 
 def code_share(text: str) -> float:
-    """The share of the words of ``text`` that look like code (punctuation at a word's end does not count)."""
-    words = [w.rstrip(".,;:!?").lstrip("(") for w in text.split()]
-    words = [w for w in words if w]
-    return sum(1 for w in words if _CODE_WORD.search(w)) / len(words) if words else 0.0
+    """The share of the words of ``text`` that look like code (``intent.looks_like_code``)."""
+    words = phrase_words(text)
+    return sum(1 for w in words if looks_like_code(w)) / len(words) if words else 0.0
 
 
 @dataclass(frozen=True)

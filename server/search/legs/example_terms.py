@@ -5,7 +5,7 @@ often uses a word the recipe's description never says but its example shows: ``E
 described as "exclude a dependency", and only its example adds ``<exclusions>``. The examples leg compares
 embeddings, in which one such word among many is drowned out; this leg matches the words themselves.
 
-The query's code words (those ``rerank.code_share`` counts as code, or quoted in backticks) are split the
+The query's code words (those ``intent.looks_like_code`` takes for code, or quoted in backticks) are split the
 way the catalog splits an example's changed lines (``diffs.features.words``: dotted names whole and in
 parts, camel-case parts); each recipe's evidence is the IDF-weighted share of those tokens its examples'
 changed lines contain (IDF among the recipes with examples; tokens in more than ``example_terms_max_df``
@@ -27,14 +27,11 @@ from typing import Any, Literal
 import numpy as np
 
 from ...diffs.features import words
-from ..intent import direction, terms
+from ..intent import direction, looks_like_code, phrase_words, terms
 from ..snapshot import RankingSnapshot
 from ..tuning import SearchTuning
 from .base import Evidence, LegContext
 
-# A word of code or configuration (as ``rerank._CODE_WORD``): punctuation inside it, a digit, or a capital
-# after a lower-case letter.
-_CODE_WORD = re.compile(r"[.()<>{}\[\]=:\"'/_$@#+*;]|\d|[a-z][A-Z]")
 _QUOTED = re.compile(r"`([^`]+)`")
 
 
@@ -49,12 +46,7 @@ REMOVED, ADDED = 1, 2  # the sides of a change a token is on, as bits
 def code_words(text: str) -> list[str]:
     """The words of ``text`` that look like code, as written (punctuation at a word's edge trimmed), and
     the backtick-quoted passages."""
-    out = _QUOTED.findall(text)
-    for raw in _QUOTED.sub(" ", text).split():
-        word = raw.rstrip(".,;:!?").lstrip("(")
-        if word and _CODE_WORD.search(word):
-            out.append(word)
-    return out
+    return _QUOTED.findall(text) + [w for w in phrase_words(_QUOTED.sub(" ", text)) if looks_like_code(w)]
 
 
 def sided_tokens(text: str) -> dict[str, int]:
