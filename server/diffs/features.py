@@ -139,20 +139,33 @@ def words(text: str) -> list[str]:
             for part in re.split(r"[.\-]", token):
                 if len(part) > 1 and part.lower() not in _STOP:
                     out.append(part.lower())
-        if not _VERSIONISH.match(token):
-            parts = _SPLIT_CAMEL.findall(token)
+        if not looks_like_version(token):
+            parts = camel_parts(token)
             if len(parts) > 1:
                 out.extend(p.lower() for p in parts if len(p) > 2)
     return out
 
 
-def line_head(line: str) -> str | None:
-    """The line's leading keyword (``FROM``, ``distributionUrl``, ``java-version``, ``<version>``)."""
+def head_as_written(line: str) -> str | None:
+    """The line's leading identifier as written (``FROM``, ``distributionUrl``, ``version`` of ``<version>``)."""
     match = _HEAD.match(line)
-    if not match:
-        return None
-    head = match.group(1).strip("<>/")
-    return head.lower() if len(head) > 1 else None
+    return match.group(1).strip("<>/") if match else None
+
+
+def line_head(line: str) -> str | None:
+    """The line's leading keyword, lower-cased (``from``, ``distributionurl``, ``java-version``, ``version``)."""
+    head = head_as_written(line)
+    return head.lower() if head is not None and len(head) > 1 else None
+
+
+def camel_parts(word: str) -> list[str]:
+    """``ExpectedException`` → ``Expected``, ``Exception``; ``JUnit5`` → ``J``, ``Unit``, ``5``."""
+    return _SPLIT_CAMEL.findall(word)
+
+
+def looks_like_version(token: str) -> bool:
+    """``17``, ``2.15.1``, ``v1_2``, ``3.0.0-M2``: a version rather than a name."""
+    return _VERSIONISH.match(token) is not None
 
 
 @dataclass
@@ -208,7 +221,7 @@ def change_shapes(change: Change) -> set[str]:
         gone = set(words(old)) - set(words(new))
         came = set(words(new)) - set(words(old))
         if gone or came:
-            versions = all(_VERSIONISH.match(t) for t in gone | came)
+            versions = all(looks_like_version(t) for t in gone | came)
             shapes.add(f"§{head}~{'version' if versions else 'name'}")
             shapes.add(f"§{head}~changed")
     for head in added_heads.keys() - removed_heads.keys():
@@ -231,11 +244,11 @@ def _pair_shapes(old: str, new: str) -> set[str]:
     came = [w for w in new_words if w not in old_words]
     if not gone and not came:
         return set()
-    if all(_VERSIONISH.match(t) for t in gone + came):
+    if all(looks_like_version(t) for t in gone + came):
         return {"§version-bump"}
     out = set()
-    dotted_old = [w for w in gone if w.count(".") >= 1 and not _VERSIONISH.match(w)]
-    dotted_new = [w for w in came if w.count(".") >= 1 and not _VERSIONISH.match(w)]
+    dotted_old = [w for w in gone if w.count(".") >= 1 and not looks_like_version(w)]
+    dotted_new = [w for w in came if w.count(".") >= 1 and not looks_like_version(w)]
     if dotted_old and dotted_new:
         if dotted_old[0].rsplit(".", 1)[-1] == dotted_new[0].rsplit(".", 1)[-1]:
             out.add("§package-move")

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ..features import Change, line_head
+from ..features import Change, camel_parts, head_as_written, line_head
 
 MAX_PHRASES = 4  # per hunk: the most specific first
 MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it
@@ -26,20 +26,15 @@ class _Line:
     head: str | None
 
 
-_HEAD = re.compile(r"^[\s\-*]*<?/?([A-Za-z_@$][\w.\-$]*)")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
-
-
 def _head(line: str) -> str | None:
     """The line's leading keyword as written, camel case spoken as words (``sourceCompatibility`` →
     ``source compatibility``): recipe descriptions use words, build files use identifiers."""
-    match = _HEAD.match(line)
-    if not match or len(match.group(1)) < 2:
+    word = head_as_written(line)
+    if word is None or len(word) < 2:
         return None
-    word = match.group(1)
     if "." in word or "-" in word or "_" in word:
         return word
-    parts = _CAMEL.findall(word)
+    parts = camel_parts(word)
     if len(parts) < 2 or any(len(p) < 2 for p in parts):  # ``useJUnit`` stays as written
         return word
     return " ".join(p.lower() for p in parts)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...catalog.examples import StoredExample, as_array, load_examples
 from ...catalog.store import CatalogStore, catalog_revision, identifier_words
-from ...diffs.features import Change, line_head, words
+from ...diffs.features import Change, line_head, looks_like_version, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 
@@ -74,7 +74,6 @@ def side_tokens(change: Change) -> set[str]:
     )
 
 
-_VERSIONISH = re.compile(r"^v?\d+(?:[._]\d+)*(?:[-.+]?[A-Za-z0-9]+)*$")
 MAX_PAIRS = 12
 _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:[.\-:][A-Za-z_$][\w$]*)*")
 
@@ -111,7 +110,7 @@ def pair_tokens(change: Change) -> set[str]:
 def _names(line: str) -> list[str]:
     """The line's whole names (dotted, coordinates), in order, without versions and stop words."""
     found = (w.lower() for w in _NAME.findall(line))
-    return list(dict.fromkeys(w for w in found if not _VERSIONISH.match(w) and ("." in w or len(w) > 3)))
+    return list(dict.fromkeys(w for w in found if not looks_like_version(w) and ("." in w or len(w) > 3)))
 
 
 def whole_file(change: Change) -> int:
