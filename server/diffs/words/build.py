@@ -63,7 +63,7 @@ def _compat_value(line: str) -> str | None:
     return found[0] if found else None
 
 
-def _gradle(path: str, change: Change, context: list[str]) -> list[str]:
+def _gradle(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     out: list[str] = []
     if JAVA_COMPATIBILITY and (level := _compatibility(change)) is not None:
         out.append(f"update Java compatibility {'to ' + level + ' ' if level else ''}in Gradle build")
@@ -132,7 +132,7 @@ def _gradle_lines(lines: Sequence[str], verb: str, place: str) -> list[str]:
     return out
 
 
-def _maven(path: str, change: Change, context: list[str]) -> list[str]:
+def _maven(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     out: list[str] = []
     around = [line.strip() for line in context]
     artifact = next(

@@ -86,7 +86,7 @@ def dockerfile_instructions(lines: Sequence[str], context: Sequence[str] = ()) -
     return out
 
 
-def _dockerfile(path: str, change: Change, context: list[str]) -> list[str]:
+def _dockerfile(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     out: list[str] = []
     owner = None
     if DOCKER_CONTINUATIONS:

@@ -3,7 +3,7 @@ build or CI file moves to, most specific phrase first."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 from ..features import Change
@@ -30,10 +30,8 @@ def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequ
         return [f"create new file {name}", f"add {noun} {name}"]
     phrases: list[str] = []
     writer = _WRITERS.get(kind)
-    if kind == "yaml":
-        phrases += _yaml(path, change, list(context), above)
-    elif writer is not None:
-        phrases += writer(path, change, list(context))
+    if writer is not None:
+        phrases += writer(path, change, list(context), above)
     if kind in {"text", "markdown", "sql", "shell"} or not phrases:
         if name in {".gitignore", ".dockerignore"} and change.added and not change.removed:
             phrases.append(f"add entries to {name}")
@@ -52,7 +50,8 @@ def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequ
     return out[:MAX_PHRASES]
 
 
-_WRITERS = {
+# One writer per file kind: (path, change, the hunk's unchanged lines, those of them above the change) → phrases.
+_WRITERS: dict[str, Callable[[str, Change, list[str], Sequence[str]], list[str]]] = {
     "properties": _properties,
     "yaml": _yaml,
     "dockerfile": _dockerfile,

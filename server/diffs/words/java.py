@@ -75,7 +75,7 @@ def _imports_type(line: str, name: str) -> bool:
     return match is not None and (match.group(2) == name or match.group(2).startswith(name + "."))
 
 
-def _java(path: str, change: Change, context: list[str]) -> list[str]:
+def _java(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     out: list[str] = []
     old_imports, new_imports = _imports(change.removed), _imports(change.added)
     types, moves = _type_changes(old_imports, new_imports)

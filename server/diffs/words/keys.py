@@ -24,7 +24,7 @@ def _is_version(key: str, number: str) -> bool:
     return "." in number or "version" in key.lower()
 
 
-def _properties(path: str, change: Change, context: list[str]) -> list[str]:
+def _properties(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     name = PurePosixPath(path).name
     out: list[str] = []
     pairs, removed, added = _pairs(change)
