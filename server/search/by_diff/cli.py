@@ -39,6 +39,7 @@ def run_search_diff(args: argparse.Namespace) -> int:
             else:
                 where = f"{ev.file} (merged hunks)"
             example = f"example {ev.example}" if ev.example is not None else "description"
+            example = "the generic edit of this file kind" if ev.generic else example
             tokens = f" ({', '.join(ev.matched_tokens[:4])})" if ev.matched_tokens else ""
             words = f'; "{ev.described_as}"' if ev.described_as else ""
             print(f"   {where} ~ {example}{tokens}{words}")

@@ -37,6 +37,10 @@ class Evidence(BaseModel):
     summed_up: int | None = Field(
         default=None, description="a PR-level description found it: how many hunks it sums up (file: those files)"
     )
+    generic: bool = Field(
+        default=False,
+        description="offered as the generic edit for this file kind: it makes the change when told what to edit",
+    )
 
 
 class DiffSearchHit(SearchHit):
@@ -65,10 +69,12 @@ def build_hits(
     covers: Sequence[Sequence[int]],
     wide_files: Sequence[str],
     snap: ExampleSnapshot,
+    fallbacks: Sequence[Sequence[str]] = (),
 ) -> list[DiffSearchHit]:
     """The picked recipes as hits, each with its three strongest matches as evidence. ``units`` are the
     segments' scores followed by the PR-level descriptions' (``wide_files`` names the files each sums up),
-    ``covers`` the segments each unit stands for."""
+    ``covers`` the segments each unit stands for. A generic edit recipe that no segment's evidence found
+    (``fallbacks``: per unit, the generic recipes for its edit) cites the segments it was offered for."""
     recipes = store.get_recipes([rid for rid, _ in ranked])
     hits = []
     for rid, total in ranked:
@@ -79,6 +85,30 @@ def build_hits(
             ((n, units[n][rid]) for n in range(len(units)) if rid in units[n]),
             key=lambda nm: -nm[1].score,
         )
+        if not matches:
+            offered = [n for n in range(len(fallbacks)) if rid in fallbacks[n] and n < len(segments)]
+            if not offered:
+                continue
+            hits.append(
+                DiffSearchHit(
+                    **catalog_fields(recipe),
+                    cosine_score=0.0,
+                    fusion_score=round(total, 6),
+                    matched_variations=len(offered),
+                    evidence=[
+                        Evidence(
+                            file=segments[n].file,
+                            hunk=segments[n].hunk,
+                            lines=segments[n].header,
+                            score=0.0,
+                            example=None,
+                            generic=True,
+                        )
+                        for n in offered[:3]
+                    ],
+                )
+            )
+            continue
         evidence = []
         suggested: dict[str, str] = {}
         for n, match in matches[:3]:

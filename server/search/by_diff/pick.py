@@ -2,7 +2,8 @@
 changes (a small ``FROM`` line or a deleted file included) rather than repeating the recipes of its largest
 file: each segment's scores lifted toward the best segment's, a covered segment's weight decayed, a little
 credit for matching other segments well (spread), and a PR-level description's hit covering the segments it
-sums up.
+sums up. The generic edit recipes of the segments' file kinds (``generic``) follow the recipes that were best
+for some change, ahead of the runners-up.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ COVERAGE_DECAY = 0.55
 # steps that make its changes (``UpgradeToJava17`` picked, ``UpdateJavaCompatibility`` still names the
 # toolchain hunk).
 MEMBERS_KEEP = True
+# The generic edit recipes (``generic``) of the segments go after the leading run of recipes that were best
+# for some segment when picked, before the runners-up; at most this many (the first segments' first).
+FALLBACK = 2
 
 
 def pick(
@@ -33,13 +37,15 @@ def pick(
     worded: Sequence[bool] | None = None,
     covers: Sequence[Sequence[int]] | None = None,
     ancestors: Mapping[str, frozenset[str]] | None = None,
+    fallbacks: Sequence[Sequence[str]] | None = None,
 ) -> list[tuple[str, float]]:
     """Greedy selection over the whole diff: a recipe's value is its best segment score weighted by how
     much of that segment is still uncovered, plus a little for every other segment it matches well.
 
     ``covers`` says which segments each unit stands for: a segment itself, or for a PR-level description
     the segments it sums up, which a recipe it finds covers too (``WIDE_COVER``). ``ancestors`` (recipe →
-    the composites that run it) exempts a picked composite's members from the decay it caused."""
+    the composites that run it) exempts a picked composite's members from the decay it caused.
+    ``fallbacks`` (per unit: the generic recipes that can make its edit) go in by ``with_fallbacks``."""
     weights = [1.0] * len(per_segment)
     # per segment: the composites picked that decayed it (a member of one is not covered by it)
     decayed_by: list[list[str]] = [[] for _ in per_segment]
@@ -59,6 +65,7 @@ def pick(
             candidates[rid].append((n, m.score * lift[n]))
     tops = [top * lift[n] for n, top in enumerate(tops)]
     chosen: list[tuple[str, float]] = []
+    best_for_some: list[bool] = []  # per pick: was it among the best of a segment it decayed
     while candidates and len(chosen) < limit:
 
         def weight(rid: str, n: int, s: float) -> float:
@@ -77,12 +84,36 @@ def pick(
 
         rid = max(candidates, key=lambda r: (value(r), r))
         chosen.append((rid, value(rid)))
+        best_for_some.append(False)
         for n, s in candidates.pop(rid):
             if s >= 0.85 * tops[n]:
+                best_for_some[-1] = True
                 weights[n] *= COVERAGE_DECAY
                 if MEMBERS_KEEP:
                     decayed_by[n].append(rid)
                 if covers is not None and len(covers[n]) > 1:
                     for covered in covers[n]:
                         weights[covered] *= WIDE_COVER
+    if fallbacks is not None and FALLBACK > 0:
+        chosen = with_fallbacks(chosen, best_for_some, fallbacks, limit)
     return chosen
+
+
+def with_fallbacks(
+    chosen: list[tuple[str, float]], best_for_some: list[bool], fallbacks: Sequence[Sequence[str]], limit: int
+) -> list[tuple[str, float]]:
+    """The generic recipes inserted after the leading run of picks that were best for some segment: where
+    the specific evidence ends and the runners-up of covered segments begin."""
+    at = next((i for i, best in enumerate(best_for_some) if not best), len(chosen))
+    picked = {rid for rid, _ in chosen}
+    extra: list[str] = []
+    for rids in fallbacks:
+        for rid in rids:
+            if rid not in picked and rid not in extra and len(extra) < FALLBACK:
+                extra.append(rid)
+    if not extra or at >= limit:
+        return chosen
+    # scored between their neighbours: below every specific hit, above the runners-up
+    above = chosen[at - 1][1] if at > 0 else 0.0
+    value = (above + chosen[at][1]) / 2 if at < len(chosen) else above
+    return (chosen[:at] + [(rid, value) for rid in extra] + chosen[at:])[:limit]

@@ -22,7 +22,9 @@ Version evidence weighs both: a recipe whose id names a version (``UpgradeSpring
 composite inherits half of a listed recipe's example match, so the leaf that makes the change ranks
 above the dozen migrations that include it. Per segment the best recipes form a group; over the whole diff,
 recipes are picked greedily so the hits cover the diff's different changes (small distinct ones, a
-``FROM`` line or a deleted file, included) rather than repeating the recipes of its largest file.
+``FROM`` line or a deleted file, included) rather than repeating the recipes of its largest file. After
+the recipes best for some change come the generic edit recipes of the changed files' kinds (``generic``:
+``ChangePropertyValue``, ``FindAndReplace``), for the edits no specific recipe makes.
 
 Per-hunk words never say "migration": a PR that moves javax imports to jakarta in eight files is, as a
 whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also described as a whole
@@ -48,6 +50,7 @@ from ...embedding import Embedder
 from ...errors import BadInput
 from .catalog import example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
+from .generic import generic_recipes
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
 from .pick import pick
 from .scoring import W_TEXT, embed_segments, fuse, score_segment
@@ -150,8 +153,11 @@ def find_recipes_for_diff(
 
     units = per_segment + wide_units
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
-    ranked = pick(units, limit, [bool(own) for own in phrases] + [True] * len(wide), covers, snap.ancestors)
-    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap)
+    known = set(snap.recipe_ids)
+    fallbacks = [generic_recipes(s.change, known) for s in segments] + [[] for _ in wide]
+    worded = [bool(own) for own in phrases] + [True] * len(wide)
+    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)
+    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks)
     hint = None
     if not hits:
         hint = "No recipe example resembles this diff; describe the change in words with find_recipes."

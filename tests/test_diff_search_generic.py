@@ -1,0 +1,82 @@
+"""The diff search's generic edit recipes: for an edit no specific recipe makes, the recipe of the file's kind
+that makes any edit of that shape (``by_diff.generic``), placed by the whole-diff pick after the recipes that
+were best for some change (``pick.with_fallbacks``)."""
+
+from __future__ import annotations
+
+import pytest
+from test_diff_search import pr_case
+
+from rewrite_assist.server.diffs.features import Change
+from rewrite_assist.server.search.by_diff import catalog as diff_catalog
+from rewrite_assist.server.search.by_diff import pick as diff_pick
+from rewrite_assist.server.search.by_diff.generic import TEXT_EDIT, edit_of, generic_recipes
+from rewrite_assist.server.search.by_diff.pick import with_fallbacks
+from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
+
+PROPERTY_VALUE = "org.openrewrite.properties.ChangePropertyValue"
+MAIN_CLASS = "org.openrewrite.gradle.gradle9.UseMainClassPropertyForApplication"
+
+
+def test_the_generic_recipe_follows_the_file_kind_and_the_edit(catalog) -> None:
+    known = set(diff_catalog.example_snapshot(catalog).recipe_ids)
+    changed = Change("properties", ["timeout=10"], ["timeout=30"])
+    assert edit_of(changed) == "change"
+    assert generic_recipes(changed, known) == [PROPERTY_VALUE]
+    assert generic_recipes(Change("properties", [], ["retries=3"]), known) == ["org.openrewrite.properties.AddProperty"]
+    assert generic_recipes(Change("yaml", ["  port: 80"], []), known) == ["org.openrewrite.yaml.DeleteKey"]
+    # No structured recipe for a build script's or a Dockerfile's lines: a textual find and replace.
+    assert generic_recipes(Change("gradle", ["    mainClassName = 'App'"], ["    mainClass = 'App'"]), known) == [
+        TEXT_EDIT
+    ]
+    assert generic_recipes(Change("dockerfile", ["RUN make"], []), known) == [TEXT_EDIT]
+    # ... which adds nothing a line could be found by, and is never offered for source code.
+    assert generic_recipes(Change("gradle", [], ["    id 'java'"]), known) == []
+    assert generic_recipes(Change("java", ["int a = 1;"], ["int a = 2;"]), known) == []
+    # A whole file created or deleted has recipes of its own; an id the catalog lacks is not offered.
+    assert generic_recipes(Change("properties", ["a=1"], [], deleted_file=True), known) == []
+    assert generic_recipes(changed, known - {PROPERTY_VALUE}) == []
+
+
+def test_generic_recipes_go_after_the_leading_picks_that_were_best_for_a_change(monkeypatch) -> None:
+    chosen = [("a", 3.0), ("b", 2.5), ("c", 1.0), ("d", 0.9)]
+    best = [True, True, False, True]
+    fallbacks = [["g1"], ["b", "g2"], ["g1", "g3"]]
+    monkeypatch.setattr(diff_pick, "FALLBACK", 2)
+    # after a and b (the leading run), before the runner-up c; b already picked, g1 once, at most two
+    assert with_fallbacks(chosen, best, fallbacks, 10) == [
+        ("a", 3.0),
+        ("b", 2.5),
+        ("g1", 1.75),
+        ("g2", 1.75),
+        ("c", 1.0),
+        ("d", 0.9),
+    ]
+    assert [rid for rid, _ in with_fallbacks(chosen, best, fallbacks, 3)] == ["a", "b", "g1"]
+    # every pick best for some change and the list full: nothing displaced; room left: they follow
+    assert with_fallbacks(chosen[:2], best[:2], fallbacks, 2) == chosen[:2]
+    assert with_fallbacks(chosen[:2], best[:2], fallbacks, 5)[2:] == [("g1", 2.5), ("g2", 2.5)]
+
+
+@pytest.mark.parametrize(
+    ("case", "generic", "after"),
+    [
+        # mainClassName → mainClass: the Gradle 9 recipe, then the text edit that makes such a line's change
+        ("user-management-service-pr1", TEXT_EDIT, MAIN_CLASS),
+        # the wrapper's distributionUrl: the wrapper upgrade, and the properties file's generic value change
+        ("payment-processing-service-pr1", PROPERTY_VALUE, "org.openrewrite.gradle.UpdateGradleWrapper"),
+    ],
+)
+def test_a_small_diff_offers_the_generic_edit_before_the_runners_up(
+    catalog, embedder, monkeypatch, case: str, generic: str, after: str
+) -> None:
+    path = str(pr_case(case))
+    result = find_recipes_for_diff(catalog, embedder, path, limit=10)
+    ids = [h.id for h in result.hits]
+    assert after in ids and generic in ids[:5] and ids.index(after) < ids.index(generic), ids
+    hit = result.hits[ids.index(generic)]
+    if generic == TEXT_EDIT:  # no example or phrase found it: its evidence is the hunks it was offered for
+        assert hit.evidence and all(e.generic and e.file == "build.gradle" for e in hit.evidence), hit.evidence
+    monkeypatch.setattr(diff_pick, "FALLBACK", 0)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    assert generic not in without[:5], without
