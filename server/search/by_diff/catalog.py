@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +48,9 @@ class ExampleSnapshot:
     pair_postings: dict[str, np.ndarray]  # ``old>new`` token (``pair_tokens``) → example indices
     pair_idf: dict[str, float]
     pair_weights: np.ndarray  # per example: the summed IDF of its pair tokens
+    # a composite that runs one recipe with options set (``UpgradeBuildToJava17``: ``UpgradeJavaVersion``
+    # with version 17) → that recipe and the option values (``preset_values``)
+    presets: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -63,6 +67,25 @@ def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, fr
             level = [q for p in level for q in parents.get(p, ())]
         out[rid] = frozenset(seen)
     return out
+
+
+def preset_values(options: Any) -> tuple[str, ...] | None:
+    """The option values a preset sets, as the diff's tokens read them (lower case; ``17`` for 17); None when
+    there are none to compare, or one is no single word a diff could show (a license text, a mapping).
+    Flags (true/false) and wildcards say nothing about which values the PR changes."""
+    if not isinstance(options, dict):
+        return None
+    out: list[str] = []
+    for value in options.values():
+        if isinstance(value, bool) or value is None or value == "*":
+            continue
+        if not isinstance(value, (str, int, float)):
+            return None
+        text = str(value).strip().lower()
+        if not text or any(ch.isspace() for ch in text) or len(text) > 80:
+            return None
+        out.append(text)
+    return tuple(out) or None
 
 
 def side_tokens(change: Change) -> set[str]:
@@ -147,6 +170,15 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             parents = {rid: list(used_by or []) for rid, used_by in cur.fetchall()}
             cur.execute("SELECT id, display_name, left(description, 400) FROM recipes WHERE availability = 'docs'")
             texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
+            cur.execute(
+                "SELECT id, data->'recipe_list' FROM recipes WHERE availability = 'docs' "
+                "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) = 1"
+            )
+            presets = {
+                rid: (steps[0]["recipe_id"], values)
+                for rid, steps in cur.fetchall()
+                if (values := preset_values(steps[0].get("options"))) is not None
+            }
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
         keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
         examples = [examples[i] for i in keep]
@@ -198,6 +230,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             {t: np.array(ids, dtype=np.int64) for t, ids in pair_lists.items()},
             pair_idf,
             pair_weights,
+            presets,
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)
