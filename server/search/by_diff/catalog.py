@@ -20,7 +20,7 @@ import numpy as np
 
 from ...catalog.examples import StoredExample, as_array, load_examples
 from ...catalog.store import CatalogStore, catalog_revision, identifier_words
-from ...diffs.features import Change, line_head, looks_like_version, words
+from ...diffs.features import Change, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 
@@ -103,22 +103,10 @@ _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:[.\-:][A-Za-z_$][\w$]*)*")
 
 def pair_tokens(change: Change) -> set[str]:
     """What the change turns into what: ``old>new`` for the names a removed line loses and its added
-    counterpart gains (lines paired in order among those with the same leading keyword, else by position
-    when the counts agree); versions left out (a project's versions are its own). ``org.junit.Assert`` →
-    ``org.junit.jupiter.api.Assertions`` matches an example making the same substitution, not one that
-    only mentions both names."""
-    removed = [line for line in change.removed if line.strip()]
-    added = [line for line in change.added if line.strip()]
-    by_head: dict[str | None, list[str]] = defaultdict(list)
-    for line in added:
-        by_head[line_head(line)].append(line)
-    pairs: list[tuple[str, str]] = []
-    for line in removed:
-        waiting = by_head.get(line_head(line))
-        if waiting:
-            pairs.append((line, waiting.pop(0)))
-    if not pairs and removed and len(removed) == len(added):
-        pairs = list(zip(removed, added, strict=True))
+    counterpart gains (lines paired by ``features.pair_lines``, the rule the words use too); versions left
+    out (a project's versions are its own). ``org.junit.Assert`` → ``org.junit.jupiter.api.Assertions``
+    matches an example making the same substitution, not one that only mentions both names."""
+    pairs, _, _ = pair_lines(change.removed, change.added)
     out: set[str] = set()
     for old, new in pairs:
         old_names, new_names = _names(old), _names(new)
