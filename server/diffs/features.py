@@ -203,6 +203,36 @@ class Change:
         return "\n".join(lines)[:limit]
 
 
+# A Maven change inside ``<dependencyManagement>`` carries this shape token, on the PR's side and the examples'.
+MANAGED_SHAPE = "§maven:managed"
+MANAGED_SHAPES = True
+
+
+def in_managed_section(above: Sequence[str], added: Sequence[str] = ()) -> bool:
+    """A Maven change sits inside ``<dependencyManagement>``: the lines above it open one they do not close,
+    or the added lines open one themselves. Managed and direct dependencies have recipes of their own
+    (``ChangeManagedDependencyGroupIdAndArtifactId`` beside ``ChangeDependencyGroupIdAndArtifactId``)."""
+    inside = False
+    for line in above:
+        if "<dependencyManagement>" in line:
+            inside = True
+        elif "</dependencyManagement>" in line:
+            inside = False
+    return inside or any("<dependencyManagement>" in line for line in added)
+
+
+def lines_above(text: str, change: Change) -> list[str]:
+    """The lines of a whole file (an example's before or after text) above its first changed line."""
+    lines = text.split("\n")
+    first = next((line.strip() for line in change.removed or change.added if line.strip()), None)
+    if first is None:
+        return []
+    for n, line in enumerate(lines):
+        if line.strip() == first:
+            return lines[:n]
+    return []
+
+
 # Lines of the same leading keyword are paired by the names they share (``guava:21.0`` with ``guava:33.0``, not
 # with the next ``implementation`` line), else in order.
 PAIR_BY_NAMES = True

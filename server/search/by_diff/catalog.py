@@ -20,7 +20,8 @@ import numpy as np
 
 from ...catalog.examples import StoredExample, as_array, load_examples
 from ...catalog.store import CatalogStore, catalog_revision, identifier_words
-from ...diffs.features import Change, looks_like_version, pair_lines, words
+from ...diffs import features
+from ...diffs.features import Change, in_managed_section, lines_above, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 
@@ -51,6 +52,8 @@ class ExampleSnapshot:
     # a composite that runs one recipe with options set (``UpgradeBuildToJava17``: ``UpgradeJavaVersion``
     # with version 17) → that recipe and the option values (``preset_values``)
     presets: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # per example: its change sits inside a Maven ``<dependencyManagement>`` (``mark_managed``)
+    managed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -86,6 +89,19 @@ def preset_values(options: Any) -> tuple[str, ...] | None:
             return None
         out.append(text)
     return tuple(out) or None
+
+
+def mark_managed(examples: list[StoredExample], texts: dict[tuple[str, int], tuple[str, str]]) -> None:
+    """Give the Maven examples whose change sits inside ``<dependencyManagement>`` the shape a PR's managed
+    change carries (``split`` reads the PR's side off the lines above its hunk)."""
+    for ex in examples:
+        before_after = texts.get((ex.recipe_id, ex.ordinal))
+        if before_after is None:
+            continue
+        before, after = before_after
+        above = lines_above(before, ex.change) if ex.change.removed else lines_above(after, ex.change)
+        if in_managed_section(above, ex.change.added):
+            ex.change.shapes.add(features.MANAGED_SHAPE)
 
 
 def side_tokens(change: Change) -> set[str]:
@@ -159,6 +175,11 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             cur.execute("SELECT id, display_name, left(description, 400) FROM recipes WHERE availability = 'docs'")
             texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
             cur.execute(
+                "SELECT recipe_id, ordinal, before_text, after_text FROM recipe_examples WHERE file_kind = 'maven' "
+                "AND (before_text LIKE '%%<dependencyManagement>%%' OR after_text LIKE '%%<dependencyManagement>%%')"
+            )
+            managed_texts = {(rid, n): (before or "", after or "") for rid, n, before, after in cur.fetchall()}
+            cur.execute(
                 "SELECT id, data->'recipe_list' FROM recipes WHERE availability = 'docs' "
                 "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) = 1"
             )
@@ -167,6 +188,8 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
                 for rid, steps in cur.fetchall()
                 if (values := preset_values(steps[0].get("options"))) is not None
             }
+        if features.MANAGED_SHAPES:
+            mark_managed(examples, managed_texts)
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
         keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
         examples = [examples[i] for i in keep]
@@ -219,6 +242,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             pair_idf,
             pair_weights,
             presets,
+            np.array([features.MANAGED_SHAPE in ex.change.shapes for ex in examples], dtype=bool),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ... import config
-from ...diffs.features import Change
+from ...diffs.features import MANAGED_SHAPE, Change
 from ...diffs.words import versions
 from ...embedding import Embedder
 from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
@@ -41,6 +41,9 @@ V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk
 V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
 SEARCH_ONLY = 0.5  # a search-only recipe (``priors.is_search_only``) marks code, a PR changes it
 COPY = 0.7  # a republished copy (``io.quarkus.updates...``) or a generated ``Outer$Inner`` fragment
+# A Maven example inside ``<dependencyManagement>`` against a change outside one (or the other way round): its
+# content evidence times this (managed and direct dependencies have recipes of their own).
+SECTION_MISMATCH = 0.85
 # A preset (a composite running one recipe with options set) whose every option value the segment shows takes
 # its step's score times this: the same change, already configured for this PR.
 PRESET = 1.1
@@ -125,6 +128,9 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
         paired = pair_overlap(seg, snap) if W_PAIR > 0 else 0.0
         kind = (snap.kinds == seg.kind).astype(np.float32)
         scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_PAIR * paired + W_KIND * kind
+        if seg.kind == "maven" and SECTION_MISMATCH < 1.0:
+            managed = MANAGED_SHAPE in seg.shapes
+            scores = np.where(kind.astype(bool) & (snap.managed != managed), scores * SECTION_MISMATCH, scores)
         for i in np.argsort(-scores)[:200].tolist():
             rid = snap.example_recipes[i]
             if rid not in best:
