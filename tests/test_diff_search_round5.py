@@ -74,7 +74,8 @@ def _pom_swap(section: str) -> str:
         "-                <artifactId>javax.activation-api</artifactId>\n"
         "+                <groupId>jakarta.activation</groupId>\n"
         "+                <artifactId>jakarta.activation-api</artifactId>\n"
-        "                 <version>${activation.version}</version>\n             </dependency>\n         </dependencies>\n"
+        "                 <version>${activation.version}</version>\n"
+        "             </dependency>\n         </dependencies>\n"
     )
 
 
@@ -114,4 +115,4 @@ def test_managed_and_direct_swaps_find_their_own_recipes(catalog, embedder, monk
     assert direct[0] == DIRECT and MANAGED in direct, direct
     # Without the section weighing the examples, the two examples' shared tokens decide, whatever the section.
     monkeypatch.setattr(diff_scoring, "SECTION_MISMATCH", 1.0)
-    assert [h.id for h in find_recipes_for_diff(catalog, embedder, MANAGED_SWAP, limit=5).hits][0] == DIRECT
+    assert find_recipes_for_diff(catalog, embedder, MANAGED_SWAP, limit=5).hits[0].id == DIRECT

@@ -89,7 +89,8 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                     )
                     if change.is_empty or (removed == added and not patched.is_removed_file):
                         continue  # the same lines taken out and put back (a newline added at the end): no change
-                    if features.MANAGED_SHAPES and change.kind == "maven" and in_managed_section(context[:above], added):
+                    managed = change.kind == "maven" and in_managed_section(context[:above], added)
+                    if features.MANAGED_SHAPES and managed:
                         change.shapes.add(features.MANAGED_SHAPE)
                     # A hunk changing several types is searched once per type: each is another recipe's change.
                     for part in split_type_changes(change):
