@@ -116,3 +116,36 @@ def test_managed_and_direct_swaps_find_their_own_recipes(catalog, embedder, monk
     # Without the section weighing the examples, the two examples' shared tokens decide, whatever the section.
     monkeypatch.setattr(diff_scoring, "SECTION_MISMATCH", 1.0)
     assert find_recipes_for_diff(catalog, embedder, MANAGED_SWAP, limit=5).hits[0].id == DIRECT
+
+
+GRADLE_PROPERTIES = (
+    "diff --git a/gradle.properties b/gradle.properties\n--- a/gradle.properties\n+++ b/gradle.properties\n"
+    "@@ -1,4 +1,5 @@\n org.gradle.jvmargs=-Xmx2g\n-kotlinVersion=1.8.22\n+kotlinVersion=1.9.22\n"
+    " springBootVersion=3.2.0\n+org.gradle.caching=true\n group=com.example\n"
+)
+
+
+def test_gradle_properties_is_read_as_a_properties_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.diffs.words import hunk
+
+    changed, added = split_diff(GRADLE_PROPERTIES)[0]
+    assert changed.change.kind == added.change.kind == "gradle"
+    assert describe(changed.file, changed.change) == [
+        "change property kotlinVersion value to 1.9.22 in gradle.properties",
+        "upgrade version property kotlinVersion to 1.9.22 in Gradle build",
+    ]
+    assert describe(added.file, added.change) == ["add Gradle property org.gradle.caching to gradle.properties"]
+    monkeypatch.setattr(hunk, "GRADLE_PROPERTIES", False)  # read as build script lines
+    assert describe(changed.file, changed.change) == ["change kotlin version to 1.9.22 in Gradle build"]
+
+
+def test_a_gradle_property_added_finds_gradles_add_property(catalog, embedder, monkeypatch) -> None:
+    from rewrite_assist.server.diffs.words import hunk
+
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, GRADLE_PROPERTIES, limit=5).hits]
+    assert ids[0] == "org.openrewrite.gradle.AddProperty", ids
+    # a version key of gradle.properties is no Kotlin JVM target
+    assert "org.openrewrite.java.migrate.UpgradeKotlinJvmTargetVersion" not in ids, ids
+    monkeypatch.setattr(hunk, "GRADLE_PROPERTIES", False)
+    without = [h.id for h in find_recipes_for_diff(catalog, embedder, GRADLE_PROPERTIES, limit=5).hits]
+    assert without[0] != "org.openrewrite.gradle.AddProperty", without
