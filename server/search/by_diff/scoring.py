@@ -47,6 +47,7 @@ SECTION_MISMATCH = 0.85
 # A preset (a composite running one recipe with options set) whose every option value the segment shows takes
 # its step's score times this: the same change, already configured for this PR.
 PRESET = 1.1
+PRESET_BELOW = 0.999  # ... but not above a recipe it runs that matched better than its step
 
 
 @dataclass
@@ -252,6 +253,11 @@ def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: Exa
         if not all(option_shown(v, tokens, added) for v in values):
             continue
         score = match.score * PRESET * demotion(rid, snap) / demotion(step, snap)
+        # A recipe the preset runs that matched at least as well as its step (``UpdateJavaCompatibility`` under
+        # ``UpgradeJavaVersion``) is the precise change: the preset stays below it.
+        members = [m.score for r, m in out.items() if r != step and rid in snap.ancestors.get(r, ())]
+        if members and max(members) >= match.score:
+            score = min(score, max(members) * PRESET_BELOW)
         current = out.get(rid)
         if current is None or score > current.score:
             out[rid] = Match(score, match.cosine, match.example, match.tokens, match.phrase)
