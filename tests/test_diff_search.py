@@ -469,6 +469,9 @@ def test_a_toolchain_hunk_finds_the_java_compatibility_recipe(catalog, embedder,
         "+    toolchain {\n+        languageVersion = JavaLanguageVersion.of(17)\n+    }\n }\n \n repositories {\n"
     )
     member = "org.openrewrite.gradle.UpdateJavaCompatibility"
+    # The words alone: the preset configured for 17 (UpgradeBuildToJava17) would take the first place above
+    # both (tests/test_diff_search_round5.py).
+    monkeypatch.setattr(diff_scoring, "PRESET", 0.0)
     result = find_recipes_for_diff(catalog, embedder, text, limit=5)
     ids = [h.id for h in result.hits]
     assert member in ids[:2], ids

@@ -203,6 +203,82 @@ class Change:
         return "\n".join(lines)[:limit]
 
 
+# A Maven change inside ``<dependencyManagement>`` carries this shape token, on the PR's side and the examples'.
+MANAGED_SHAPE = "§maven:managed"
+MANAGED_SHAPES = True
+
+
+def in_managed_section(above: Sequence[str], added: Sequence[str] = ()) -> bool:
+    """A Maven change sits inside ``<dependencyManagement>``: the lines above it open one they do not close,
+    or the added lines open one themselves. Managed and direct dependencies have recipes of their own
+    (``ChangeManagedDependencyGroupIdAndArtifactId`` beside ``ChangeDependencyGroupIdAndArtifactId``)."""
+    inside = False
+    for line in above:
+        if "<dependencyManagement>" in line:
+            inside = True
+        elif "</dependencyManagement>" in line:
+            inside = False
+    return inside or any("<dependencyManagement>" in line for line in added)
+
+
+def lines_above(text: str, change: Change) -> list[str]:
+    """The lines of a whole file (an example's before or after text) above its first changed line."""
+    lines = text.split("\n")
+    first = next((line.strip() for line in change.removed or change.added if line.strip()), None)
+    if first is None:
+        return []
+    for n, line in enumerate(lines):
+        if line.strip() == first:
+            return lines[:n]
+    return []
+
+
+# Lines of the same leading keyword are paired by the names they share (``guava:21.0`` with ``guava:33.0``, not
+# with the next ``implementation`` line), else in order.
+PAIR_BY_NAMES = True
+
+
+def pair_lines(removed: Sequence[str], added: Sequence[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """Removed and added lines paired: one source of truth for every reader (the words, the substitution
+    tokens). Blank lines are left out; a removed line pairs with an added line of the same leading keyword,
+    the one sharing most names with it (``PAIR_BY_NAMES``), else the first; the lines left over on both
+    sides pair in order when their counts agree. Returns the pairs and the lines left over on each side;
+    a line taken out and put back unchanged (a newline at the end of the file) is no pair."""
+    old_lines = [line for line in removed if line.strip()]
+    new_lines = [line for line in added if line.strip()]
+    waiting: dict[str | None, list[int]] = {}
+    for j, line in enumerate(new_lines):
+        waiting.setdefault(line_head(line), []).append(j)
+    used: set[int] = set()
+    pairs: list[tuple[int, int]] = []
+    left_old: list[int] = []
+    for i, line in enumerate(old_lines):
+        head = line_head(line)
+        free = [j for j in waiting.get(head, ()) if j not in used] if head is not None else []
+        if not free:
+            left_old.append(i)
+            continue
+        if PAIR_BY_NAMES and len(free) > 1:
+            names = _line_names(line)
+            best = max(free, key=lambda j: (len(names & _line_names(new_lines[j])), -j))
+        else:
+            best = free[0]
+        used.add(best)
+        pairs.append((i, best))
+    left_new = [j for j in range(len(new_lines)) if j not in used]
+    if left_old and len(left_old) == len(left_new):
+        pairs += list(zip(left_old, left_new, strict=True))
+        left_old, left_new = [], []
+    pairs.sort()
+    out = [(old_lines[i], new_lines[j]) for i, j in pairs if old_lines[i].strip() != new_lines[j].strip()]
+    return out, [old_lines[i] for i in left_old], [new_lines[j] for j in left_new]
+
+
+def _line_names(line: str) -> set[str]:
+    """The line's words that are not versions: what identifies the thing a line declares."""
+    return {w for w in words(line) if not looks_like_version(w)}
+
+
 def change_shapes(change: Change) -> set[str]:
     """Tokens naming the edit: per leading keyword, whether a version or a name changed, or a line came
     or went; whole-file deletions and creations."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..features import Change
+from ..features import Change, in_managed_section
 from .common import _GENERIC, _KEY_VALUE, _XML_TAG, _coordinate, _head, _pairs, _strip_quotes, versions
 
 # A Gradle build's Java compatibility lines (``sourceCompatibility``, ``targetCompatibility``, a toolchain's
@@ -132,8 +132,14 @@ def _gradle_lines(lines: Sequence[str], verb: str, place: str) -> list[str]:
     return out
 
 
+# A Maven dependency inside ``<dependencyManagement>`` (the lines above the change, or the added block, open it)
+# is said as a managed dependency, as the catalog's managed-dependency recipes are named.
+MANAGED = True
+
+
 def _maven(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     out: list[str] = []
+    managed = "managed " if MANAGED and in_managed_section(above, change.added) else ""
     around = [line.strip() for line in context]
     artifact = next(
         (
@@ -154,17 +160,17 @@ def _maven(path: str, change: Change, context: list[str], above: Sequence[str] =
             what = "parent" if in_parent else ("plugin" if "plugin" in (artifact or "") else "dependency")
             out.append(f"upgrade Maven {what} version {artifact or ''} to {value}")
         elif tag in {"groupId", "artifactId"}:
-            out.append(f"change Maven dependency {tag} {old_tag.group(2)} to {value}")
+            out.append(f"change Maven {managed}dependency {tag} {old_tag.group(2)} to {value}")
         else:
             out.append(f"change Maven property {tag} value to {value}")
     tags = [m.group(1) if (m := _XML_TAG.match(line)) else line.strip().strip("<>/") for line in added]
     for block in ("repository", "pluginRepository", "dependency", "plugin", "module", "exclusion"):
         if f"{block}" in tags:
-            out.append(f"add Maven {block} to the pom")
+            out.append(f"add Maven {managed if block == 'dependency' else ''}{block} to the pom")
     removed_tags = [line.strip().strip("<>/") for line in removed]
     for block in ("repository", "dependency", "plugin", "module"):
         if block in removed_tags:
-            out.append(f"remove Maven {block} from the pom")
+            out.append(f"remove Maven {managed if block == 'dependency' else ''}{block} from the pom")
     if not out:
         for line in added[:2]:
             if (m := _XML_TAG.match(line)) is not None:

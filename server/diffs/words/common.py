@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ..features import Change, camel_parts, head_as_written, line_head
+from ..features import Change, camel_parts, head_as_written, pair_lines
 
 MAX_PHRASES = 4  # per hunk: the most specific first
 MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it
@@ -82,31 +82,9 @@ def _strip_quotes(value: str) -> str:
 
 
 def _pairs(change: Change) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    """Removed and added lines paired by their leading keyword (else by position when the counts are
-    equal), and the lines left over on each side."""
-    removed = [line for line in change.removed if line.strip()]
-    added = [line for line in change.added if line.strip()]
-    by_head: dict[str, str] = {}
-    for line in added:
-        head = line_head(line)
-        if head and head not in by_head:
-            by_head[head] = line
-    pairs: list[tuple[str, str]] = []
-    left_removed: list[str] = []
-    used: set[str] = set()
-    for line in removed:
-        head = line_head(line)
-        if head and head in by_head and head not in used:
-            pairs.append((line, by_head[head]))
-            used.add(head)
-        else:
-            left_removed.append(line)
-    left_added = [line for line in added if not any(line is new for _, new in pairs)]
-    if left_removed and len(left_removed) == len(left_added):
-        pairs += list(zip(left_removed, left_added, strict=True))
-        left_removed, left_added = [], []
-    # A line removed and added back unchanged (a newline at the end of the file) is no change.
-    return [(old, new) for old, new in pairs if old.strip() != new.strip()], left_removed, left_added
+    """Removed and added lines paired (``features.pair_lines``, the rule the substitution tokens use too),
+    and the lines left over on each side."""
+    return pair_lines(change.removed, change.added)
 
 
 def _file_words(path: str) -> str:

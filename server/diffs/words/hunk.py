@@ -11,7 +11,7 @@ from .build import _gradle, _maven
 from .common import MAX_PHRASE_CHARS, MAX_PHRASES, _java_level, file_noun
 from .docker import _dockerfile
 from .java import _java
-from .keys import _properties, _yaml
+from .keys import GRADLE_PROPERTIES, _gradle_properties, _properties, _yaml
 
 
 def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequence[str] = ()) -> list[str]:
@@ -30,6 +30,8 @@ def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequ
         return [f"create new file {name}", f"add {noun} {name}"]
     phrases: list[str] = []
     writer = _WRITERS.get(kind)
+    if kind == "gradle" and name == "gradle.properties" and GRADLE_PROPERTIES:
+        writer = _gradle_properties
     if writer is not None:
         phrases += writer(path, change, list(context), above)
     if kind in {"text", "markdown", "sql", "shell"} or not phrases:

@@ -54,6 +54,37 @@ def _properties(path: str, change: Change, context: list[str], above: Sequence[s
     return out
 
 
+# ``gradle.properties`` (a Gradle file by kind) is read as the properties file it is: its keys and values, its
+# additions as Gradle properties ("Add a property to the gradle.properties file"), not as build script lines.
+GRADLE_PROPERTIES = True
+
+
+def _gradle_properties(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
+    """``gradle.properties``: a key given a new value (a version key: "upgrade ... version" is what the
+    project means), added or removed, in the words of the properties recipes and of Gradle's ``AddProperty``."""
+    name = PurePosixPath(path).name
+    out: list[str] = []
+    pairs, removed, added = _pairs(change)
+    for old, new in pairs:
+        old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
+        if not (old_kv and new_kv):
+            continue
+        key, value = new_kv.group(1), _strip_quotes(new_kv.group(2))
+        if old_kv.group(1) != key:
+            out.append(f"change property key {old_kv.group(1)} to {key} in {name}")
+            continue
+        out.append(f"change property {key} value to {value} in {name}")
+        if any(_is_version(key, v) for v in versions([value])):
+            out.append(f"upgrade version property {key} to {value} in Gradle build")
+    for line in added:
+        if (kv := _KEY_VALUE.match(line)) is not None:
+            out.append(f"add Gradle property {kv.group(1)} to {name}")
+    for line in removed:
+        if (kv := _KEY_VALUE.match(line)) is not None:
+            out.append(f"delete property {kv.group(1)} from {name}")
+    return out
+
+
 _YAML_BLOCK = re.compile(r"^(\s*)([\w.\-]+)\s*:\s*(?:#.*)?$")
 
 

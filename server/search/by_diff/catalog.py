@@ -13,13 +13,15 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ...catalog.examples import StoredExample, as_array, load_examples
 from ...catalog.store import CatalogStore, catalog_revision, identifier_words
-from ...diffs.features import Change, line_head, looks_like_version, words
+from ...diffs import features
+from ...diffs.features import Change, in_managed_section, lines_above, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 
@@ -47,6 +49,11 @@ class ExampleSnapshot:
     pair_postings: dict[str, np.ndarray]  # ``old>new`` token (``pair_tokens``) → example indices
     pair_idf: dict[str, float]
     pair_weights: np.ndarray  # per example: the summed IDF of its pair tokens
+    # a composite that runs one recipe with options set (``UpgradeBuildToJava17``: ``UpgradeJavaVersion``
+    # with version 17) → that recipe and the option values (``preset_values``)
+    presets: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # per example: its change sits inside a Maven ``<dependencyManagement>`` (``mark_managed``)
+    managed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -65,6 +72,38 @@ def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, fr
     return out
 
 
+def preset_values(options: Any) -> tuple[str, ...] | None:
+    """The option values a preset sets, as the diff's tokens read them (lower case; ``17`` for 17); None when
+    there are none to compare, or one is no single word a diff could show (a license text, a mapping).
+    Flags (true/false) and wildcards say nothing about which values the PR changes."""
+    if not isinstance(options, dict):
+        return None
+    out: list[str] = []
+    for value in options.values():
+        if isinstance(value, bool) or value is None or value == "*":
+            continue
+        if not isinstance(value, (str, int, float)):
+            return None
+        text = str(value).strip().lower()
+        if not text or any(ch.isspace() for ch in text) or len(text) > 80:
+            return None
+        out.append(text)
+    return tuple(out) or None
+
+
+def mark_managed(examples: list[StoredExample], texts: dict[tuple[str, int], tuple[str, str]]) -> None:
+    """Give the Maven examples whose change sits inside ``<dependencyManagement>`` the shape a PR's managed
+    change carries (``split`` reads the PR's side off the lines above its hunk)."""
+    for ex in examples:
+        before_after = texts.get((ex.recipe_id, ex.ordinal))
+        if before_after is None:
+            continue
+        before, after = before_after
+        above = lines_above(before, ex.change) if ex.change.removed else lines_above(after, ex.change)
+        if in_managed_section(above, ex.change.added):
+            ex.change.shapes.add(features.MANAGED_SHAPE)
+
+
 def side_tokens(change: Change) -> set[str]:
     """Removed tokens match removed ones, added match added; shape tokens match each other."""
     return (
@@ -80,22 +119,10 @@ _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:[.\-:][A-Za-z_$][\w$]*)*")
 
 def pair_tokens(change: Change) -> set[str]:
     """What the change turns into what: ``old>new`` for the names a removed line loses and its added
-    counterpart gains (lines paired in order among those with the same leading keyword, else by position
-    when the counts agree); versions left out (a project's versions are its own). ``org.junit.Assert`` →
-    ``org.junit.jupiter.api.Assertions`` matches an example making the same substitution, not one that
-    only mentions both names."""
-    removed = [line for line in change.removed if line.strip()]
-    added = [line for line in change.added if line.strip()]
-    by_head: dict[str | None, list[str]] = defaultdict(list)
-    for line in added:
-        by_head[line_head(line)].append(line)
-    pairs: list[tuple[str, str]] = []
-    for line in removed:
-        waiting = by_head.get(line_head(line))
-        if waiting:
-            pairs.append((line, waiting.pop(0)))
-    if not pairs and removed and len(removed) == len(added):
-        pairs = list(zip(removed, added, strict=True))
+    counterpart gains (lines paired by ``features.pair_lines``, the rule the words use too); versions left
+    out (a project's versions are its own). ``org.junit.Assert`` → ``org.junit.jupiter.api.Assertions``
+    matches an example making the same substitution, not one that only mentions both names."""
+    pairs, _, _ = pair_lines(change.removed, change.added)
     out: set[str] = set()
     for old, new in pairs:
         old_names, new_names = _names(old), _names(new)
@@ -147,6 +174,22 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             parents = {rid: list(used_by or []) for rid, used_by in cur.fetchall()}
             cur.execute("SELECT id, display_name, left(description, 400) FROM recipes WHERE availability = 'docs'")
             texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
+            cur.execute(
+                "SELECT recipe_id, ordinal, before_text, after_text FROM recipe_examples WHERE file_kind = 'maven' "
+                "AND (before_text LIKE '%%<dependencyManagement>%%' OR after_text LIKE '%%<dependencyManagement>%%')"
+            )
+            managed_texts = {(rid, n): (before or "", after or "") for rid, n, before, after in cur.fetchall()}
+            cur.execute(
+                "SELECT id, data->'recipe_list' FROM recipes WHERE availability = 'docs' "
+                "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) = 1"
+            )
+            presets = {
+                rid: (steps[0]["recipe_id"], values)
+                for rid, steps in cur.fetchall()
+                if (values := preset_values(steps[0].get("options"))) is not None
+            }
+        if features.MANAGED_SHAPES:
+            mark_managed(examples, managed_texts)
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
         keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
         examples = [examples[i] for i in keep]
@@ -198,6 +241,8 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             {t: np.array(ids, dtype=np.int64) for t, ids in pair_lists.items()},
             pair_idf,
             pair_weights,
+            presets,
+            np.array([features.MANAGED_SHAPE in ex.change.shapes for ex in examples], dtype=bool),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ... import config
-from ...diffs.features import Change
+from ...diffs.features import MANAGED_SHAPE, Change
 from ...diffs.words import versions
 from ...embedding import Embedder
 from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
@@ -41,6 +41,13 @@ V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk
 V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
 SEARCH_ONLY = 0.5  # a search-only recipe (``priors.is_search_only``) marks code, a PR changes it
 COPY = 0.7  # a republished copy (``io.quarkus.updates...``) or a generated ``Outer$Inner`` fragment
+# A Maven example inside ``<dependencyManagement>`` against a change outside one (or the other way round): its
+# content evidence times this (managed and direct dependencies have recipes of their own).
+SECTION_MISMATCH = 0.85
+# A preset (a composite running one recipe with options set) whose every option value the segment shows takes
+# its step's score times this: the same change, already configured for this PR.
+PRESET = 1.1
+PRESET_BELOW = 0.999  # ... but not above a recipe it runs that matched better than its step
 
 
 @dataclass
@@ -122,6 +129,9 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
         paired = pair_overlap(seg, snap) if W_PAIR > 0 else 0.0
         kind = (snap.kinds == seg.kind).astype(np.float32)
         scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_PAIR * paired + W_KIND * kind
+        if seg.kind == "maven" and SECTION_MISMATCH < 1.0:
+            managed = MANAGED_SHAPE in seg.shapes
+            scores = np.where(kind.astype(bool) & (snap.managed != managed), scores * SECTION_MISMATCH, scores)
         for i in np.argsort(-scores)[:200].tolist():
             rid = snap.example_recipes[i]
             if rid not in best:
@@ -224,4 +234,41 @@ def fuse(
             out[rid] = Match(score, 0.0, None, [], phrase)
         else:
             out[rid] = Match(score, match.cosine, match.example, match.tokens, phrase)
+    if PRESET > 0:
+        _presets(seg, added, out, snap)
     return out
+
+
+def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: ExampleSnapshot) -> None:
+    """A preset whose option values the segment shows (``UpgradeBuildToJava17`` where the build moves to 17,
+    ``ExcludeJUnit4UnlessUsingTestcontainers`` where ``junit:junit`` goes) takes its step's evidence: it makes
+    the same change, configured for this PR."""
+    if not snap.presets:
+        return
+    tokens = seg.tokens_removed | seg.tokens_added
+    for rid, (step, values) in snap.presets.items():
+        match = out.get(step)
+        if match is None or version_factor(rid, added) < 1.0:
+            continue
+        if not all(option_shown(v, tokens, added) for v in values):
+            continue
+        score = match.score * PRESET * demotion(rid, snap) / demotion(step, snap)
+        # A recipe the preset runs that matched at least as well as its step (``UpdateJavaCompatibility`` under
+        # ``UpgradeJavaVersion``) is the precise change: the preset stays below it.
+        members = [m.score for r, m in out.items() if r != step and rid in snap.ancestors.get(r, ())]
+        if members and max(members) >= match.score:
+            score = min(score, max(members) * PRESET_BELOW)
+        current = out.get(rid)
+        if current is None or score > current.score:
+            out[rid] = Match(score, match.cosine, match.example, match.tokens, match.phrase)
+
+
+def option_shown(value: str, tokens: set[str], added: Sequence[str]) -> bool:
+    """The segment shows an option value: among its changed tokens, or a version it moves to (``3.9.x``
+    agrees with 3.9.2, ``17`` with 17)."""
+    if value in tokens:
+        return True
+    base = value.removesuffix(".x").removesuffix(".+")
+    if base and base[0].isdigit():
+        return any(v == base or v.startswith(base + ".") for v in added)
+    return False

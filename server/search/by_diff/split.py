@@ -15,7 +15,8 @@ from typing import Any
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from ...diffs.features import Change, file_kind
+from ...diffs import features
+from ...diffs.features import Change, file_kind, in_managed_section
 from ...diffs.models import DiffParseError
 from ...diffs.preprocess import clean_hunk_headers, preprocess
 from ...diffs.words import split_type_changes
@@ -88,6 +89,9 @@ def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list
                     )
                     if change.is_empty or (removed == added and not patched.is_removed_file):
                         continue  # the same lines taken out and put back (a newline added at the end): no change
+                    managed = change.kind == "maven" and in_managed_section(context[:above], added)
+                    if features.MANAGED_SHAPES and managed:
+                        change.shapes.add(features.MANAGED_SHAPE)
                     # A hunk changing several types is searched once per type: each is another recipe's change.
                     for part in split_type_changes(change):
                         by_file.setdefault(path, []).append(Segment(path, number, header, part, context, above))
