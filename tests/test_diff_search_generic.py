@@ -10,12 +10,19 @@ from test_diff_search import pr_case
 from rewrite_assist.server.diffs.features import Change
 from rewrite_assist.server.search.by_diff import catalog as diff_catalog
 from rewrite_assist.server.search.by_diff import pick as diff_pick
-from rewrite_assist.server.search.by_diff.generic import TEXT_EDIT, edit_of, generic_recipes
+from rewrite_assist.server.search.by_diff.generic import (
+    TEXT_EDIT,
+    edit_of,
+    generic_options,
+    generic_recipes,
+    in_properties_section,
+)
 from rewrite_assist.server.search.by_diff.pick import with_fallbacks
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 
 PROPERTY_VALUE = "org.openrewrite.properties.ChangePropertyValue"
 MAIN_CLASS = "org.openrewrite.gradle.gradle9.UseMainClassPropertyForApplication"
+MAVEN_PROPERTY = "org.openrewrite.maven.ChangePropertyValue"
 
 
 def test_the_generic_recipe_follows_the_file_kind_and_the_edit(catalog) -> None:
@@ -80,3 +87,89 @@ def test_a_small_diff_offers_the_generic_edit_before_the_runners_up(
     monkeypatch.setattr(diff_pick, "FALLBACK", 0)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
     assert generic not in without[:5], without
+
+
+def test_a_pom_change_gets_the_maven_property_recipes_only_inside_properties(catalog) -> None:
+    known = set(diff_catalog.example_snapshot(catalog).recipe_ids)
+    bump = Change("maven", ["    <java.version>1.8</java.version>"], ["    <java.version>17</java.version>"])
+    assert generic_recipes(bump, known, ["  <properties>", "    <a.b>1</a.b>"]) == [MAVEN_PROPERTY]
+    # the parent's (or a dependency's) <version> is no property: its own recipes change it
+    parent = Change("maven", ["    <version>2.4.0</version>"], ["    <version>3.0.0</version>"])
+    assert generic_recipes(parent, known, ["  <parent>", "    <artifactId>x</artifactId>"]) == []
+    assert generic_recipes(bump, known, ["  </properties>", "  <dependencies>"]) == []
+    # above a long properties block's middle the hunk shows no element: an entry named like a property counts
+    assert in_properties_section([], bump.removed + bump.added)
+    assert not in_properties_section([], parent.removed + parent.added)
+    # gradle.properties is a Gradle file by kind, and a properties file to the properties recipes
+    version = Change("gradle", ["kotlinVersion=1.9.0"], ["kotlinVersion=2.0.0"])
+    assert generic_recipes(version, known, path="gradle.properties") == [PROPERTY_VALUE]
+
+
+@pytest.mark.parametrize(
+    ("recipe", "change", "above", "options"),
+    [
+        (
+            PROPERTY_VALUE,
+            Change("properties", ["server.port=8080"], ["server.port=9090"]),
+            [],
+            {"propertyKey": "server.port", "newValue": "9090", "oldValue": "8080"},
+        ),
+        (
+            "org.openrewrite.properties.AddProperty",
+            Change("properties", [], ["retries = 3"]),
+            [],
+            {"property": "retries", "value": "3"},
+        ),
+        (
+            "org.openrewrite.properties.DeleteProperty",
+            Change("properties", ["legacy.mode=true"], []),
+            [],
+            {"propertyKey": "legacy.mode"},
+        ),
+        (
+            MAVEN_PROPERTY,
+            Change("maven", ["<java.version>1.8</java.version>"], ["<java.version>17</java.version> <!-- was 1.8 -->"]),
+            [],
+            {"key": "java.version", "newValue": "17"},
+        ),
+        (
+            "org.openrewrite.yaml.ChangeValue",
+            Change("yaml", ["    url: jdbc:h2:mem:db"], ["    url: 'jdbc:postgresql://db/app'"]),
+            ["spring:", "  datasource:"],
+            {"keyPath": "$.spring.datasource.url", "value": "jdbc:postgresql://db/app", "filePattern": "app.yml"},
+        ),
+        (
+            TEXT_EDIT,
+            Change("gradle", ["    mainClassName = 'App'"], []),
+            [],
+            {"find": "mainClassName = 'App'", "replace": "", "filePattern": "app.yml"},
+        ),
+    ],
+)
+def test_a_one_line_edit_gets_the_options_that_make_it(recipe, change, above, options) -> None:
+    assert generic_options(recipe, "app.yml", change, above) == options
+
+
+def test_no_options_where_the_edit_needs_a_judgement() -> None:
+    two = Change("properties", ["a=1", "b=2"], ["a=3", "b=4"])
+    assert generic_options(PROPERTY_VALUE, "x.properties", two) == {}
+    renamed = Change("properties", ["old.key=1"], ["new.key=1"])
+    assert generic_options(PROPERTY_VALUE, "x.properties", renamed) == {}
+    # a YAML key whose parents the hunk does not show has no path to give
+    nested = Change("yaml", ["    url: a"], ["    url: b"])
+    assert generic_options("org.openrewrite.yaml.ChangeValue", "app.yml", nested, []) == {}
+
+
+def test_the_generic_hits_of_real_prs_carry_the_options_for_their_change(catalog, embedder) -> None:
+    hits = {
+        h.id: h for h in find_recipes_for_diff(catalog, embedder, str(pr_case("payment-processing-service-pr1"))).hits
+    }
+    text = hits[TEXT_EDIT].suggested_options
+    assert text["filePattern"] == "build.gradle" and text["find"] and text["find"] != text["replace"], text
+    assert hits[PROPERTY_VALUE].suggested_options["propertyKey"] == "distributionUrl"
+    assert "gradle-8.1-bin.zip" in hits[PROPERTY_VALUE].suggested_options["newValue"]
+    spring = find_recipes_for_diff(
+        catalog, embedder, str(pr_case("spring-unit-testing-with-junit-and-mockito-pr2"))
+    ).hits
+    maven = {h.id: h for h in spring}[MAVEN_PROPERTY]
+    assert maven.suggested_options == {"key": "java.version", "newValue": "17"}

@@ -14,6 +14,7 @@ from ...catalog.store import CatalogStore
 from ...diffs.features import Change, corresponding_value
 from ..models import SearchHit, catalog_fields
 from .catalog import ExampleSnapshot, side_tokens
+from .generic import GENERIC_IDS, generic_options
 from .scoring import Match
 from .split import Segment
 
@@ -106,6 +107,10 @@ def build_hits(
                         )
                         for n in offered[:3]
                     ],
+                    # the options for the change the specific evidence explains least
+                    suggested_options=_generic_suggestion(
+                        rid, [segments[n] for n in sorted(offered, key=lambda n: _top(units[n]))]
+                    ),
                 )
             )
             continue
@@ -142,6 +147,8 @@ def build_hits(
             if ex is not None and ex.recipe_id == rid:  # a listed recipe's parameters are not the composite's
                 for name, value in suggest_options(ex, seg.change).items():
                     suggested.setdefault(name, value)
+        if rid in GENERIC_IDS and not suggested:
+            suggested = _generic_suggestion(rid, [segments[n] for n, _ in matches if n < len(segments)])
         hits.append(
             DiffSearchHit(
                 **catalog_fields(recipe),
@@ -154,6 +161,19 @@ def build_hits(
             )
         )
     return hits
+
+
+def _top(scores: dict[str, Match]) -> float:
+    return max((m.score for m in scores.values()), default=0.0)
+
+
+def _generic_suggestion(recipe_id: str, segments: Sequence[Segment]) -> dict[str, str]:
+    """A generic edit recipe's options for the first of its segments whose edit is one entry or one line."""
+    for seg in segments:
+        options = generic_options(recipe_id, seg.file, seg.change, seg.context[: seg.above])
+        if options:
+            return options
+    return {}
 
 
 def suggest_options(ex: StoredExample, change: Change) -> dict[str, str]:

@@ -154,7 +154,8 @@ def find_recipes_for_diff(
     units = per_segment + wide_units
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
     known = set(snap.recipe_ids)
-    fallbacks = [generic_recipes(s.change, known) for s in segments] + [[] for _ in wide]
+    fallbacks = [generic_recipes(s.change, known, s.context[: s.above], s.file) for s in segments]
+    fallbacks += [[] for _ in wide]
     worded = [bool(own) for own in phrases] + [True] * len(wide)
     ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)
     hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks)
