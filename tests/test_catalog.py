@@ -156,7 +156,16 @@ def test_dump_restores_into_a_fresh_server_with_same_counts_and_results(
     assert "transaction_timeout" not in sql and "\\restrict" not in sql
 
     # The oldest server the dump promises to support: PostgreSQL 16 + pgvector (pgserver ships both 16 and 18).
-    url, psql = _fresh_pg16_server(tmp_path / "pg16")
+    server, psql = _fresh_pg16_server(tmp_path / "pg16")
+    try:
+        _restore_and_compare(catalog, embedder, sql, str(server.get_uri()), psql)
+    finally:
+        # Stopped here, not at interpreter exit: by then pytest may have locked its temporary directories
+        # against the server's own user, and pg_ctl fails before the server is killed.
+        server.cleanup()
+
+
+def _restore_and_compare(catalog: CatalogStore, embedder, sql: str, url: str, psql: Path) -> None:
     result = subprocess.run(
         [str(psql), "-v", "ON_ERROR_STOP=1", "-q", "-d", url, "-f", "-"],
         input=sql,
@@ -177,10 +186,10 @@ def test_dump_restores_into_a_fresh_server_with_same_counts_and_results(
     assert [h.id for h in theirs.hits] == [h.id for h in ours.hits]
 
 
-def _fresh_pg16_server(pgdata: Path) -> tuple[str, Path]:
+def _fresh_pg16_server(pgdata: Path) -> tuple[Any, Path]:
     pgserver = _pgserver()
     server = pgserver.get_server(pgdata, cleanup_mode="delete", postgres_version=16)
-    return str(server.get_uri()), Path(pgserver.utils.POSTGRES_VERSIONS[16]) / "psql"
+    return server, Path(pgserver.utils.POSTGRES_VERSIONS[16]) / "psql"
 
 
 def test_docker_files_reference_what_the_dump_produces(tmp_path: Path) -> None:
