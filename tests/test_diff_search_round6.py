@@ -1,13 +1,17 @@
-"""Diff search, round 6: a segment whose words only frame its edit (``add Dockerfile RUN instruction``: no
-name, key, version or coordinate) counts in the whole-diff pick like one without words, against the real
-docs snapshot."""
+"""Diff search, round 6, against the real docs snapshot: a segment whose words only frame its edit (``add
+Dockerfile RUN instruction``: no name, key, version or coordinate) counts in the whole-diff pick like one
+without words; a generic edit recipe the pick left among the runners-up moves up to the generic recipes'
+place."""
 
 from __future__ import annotations
 
 import pytest
+from test_diff_search import pr_case
 
 from rewrite_assist.server.diffs.words import describe, names_something
+from rewrite_assist.server.search.by_diff import pick as diff_pick
 from rewrite_assist.server.search.by_diff import search as diff_search
+from rewrite_assist.server.search.by_diff.pick import with_fallbacks
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 from rewrite_assist.server.search.by_diff.split import split_diff
 
@@ -56,3 +60,29 @@ def test_a_named_image_upgrade_outranks_recipes_found_by_frame_words_alone(
     monkeypatch.setattr(diff_search, "FRAME_ONLY_UNWORDED", False)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, DOCKER_AND_POM, limit=10).hits]
     assert without.index(label) < without.index(image), without
+
+
+# -- a generic recipe already among the runners-up moves up to the generic recipes' place --------------------
+def test_a_generic_recipe_among_the_runners_up_moves_up_to_its_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    chosen = [("a", 1.0), ("b", 0.5), ("g", 0.4), ("c", 0.3)]
+    best = [True, False, False, False]
+    monkeypatch.setattr(diff_pick, "FALLBACK", 2)
+    assert with_fallbacks(chosen, best, [["g"]], 10) == [("a", 1.0), ("g", 0.75), ("b", 0.5), ("c", 0.3)]
+    # one of the leading picks stays where it is
+    assert with_fallbacks(chosen, [True, False, True, False], [["a"]], 10) == chosen
+    monkeypatch.setattr(diff_pick, "RUNNERS_UP_STAY", True)
+    assert with_fallbacks(chosen, best, [["g"]], 10) == chosen
+
+
+def test_a_property_added_to_the_wrapper_file_offers_the_generic_add_second(
+    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # networkTimeout and validateDistributionUrl added: UpdateGradleWrapper is best; the Gradle and Maven
+    # AddProperty recipes (other files) were ahead of the properties file's own AddProperty.
+    path = str(pr_case("notification-service-pr1"))
+    generic = "org.openrewrite.properties.AddProperty"
+    ids = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    assert ids[:2] == ["org.openrewrite.gradle.UpdateGradleWrapper", generic], ids
+    monkeypatch.setattr(diff_pick, "RUNNERS_UP_STAY", True)
+    stayed = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
+    assert generic in stayed and stayed.index(generic) > 2, stayed
