@@ -1,7 +1,7 @@
 """Diff search, round 6, against the real docs snapshot: a segment whose words only frame its edit (``add
 Dockerfile RUN instruction``: no name, key, version or coordinate) counts in the whole-diff pick like one
 without words; a generic edit recipe the pick left among the runners-up moves up to the generic recipes'
-place."""
+place; a file's last line put back only to end it with a newline is no change."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from test_diff_search import pr_case
 from rewrite_assist.server.diffs.words import describe, names_something
 from rewrite_assist.server.search.by_diff import pick as diff_pick
 from rewrite_assist.server.search.by_diff import search as diff_search
+from rewrite_assist.server.search.by_diff import split as diff_split
+from rewrite_assist.server.search.by_diff.generic import generic_recipes
 from rewrite_assist.server.search.by_diff.pick import with_fallbacks
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 from rewrite_assist.server.search.by_diff.split import split_diff
@@ -86,3 +88,24 @@ def test_a_property_added_to_the_wrapper_file_offers_the_generic_add_second(
     monkeypatch.setattr(diff_pick, "RUNNERS_UP_STAY", True)
     stayed = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
     assert generic in stayed and stayed.index(generic) > 2, stayed
+
+
+# -- a file's last line put back only to end it with a newline is no change ----------------------------------
+APPENDED = (
+    "diff --git a/src/main/resources/application.properties b/src/main/resources/application.properties\n"
+    "--- a/src/main/resources/application.properties\n+++ b/src/main/resources/application.properties\n"
+    "@@ -1,2 +1,3 @@\n server.port=8080\n-management.endpoints.web.exposure.include=health\n"
+    "\\ No newline at end of file\n+management.endpoints.web.exposure.include=health\n+server.shutdown=graceful\n"
+    "\\ No newline at end of file\n"
+)
+
+
+def test_a_line_appended_after_a_last_line_without_newline_is_an_addition(monkeypatch: pytest.MonkeyPatch) -> None:
+    (segment,) = split_diff(APPENDED)[0]
+    assert segment.change.removed == [] and segment.change.added == ["server.shutdown=graceful"]
+    assert generic_recipes(segment.change, {"org.openrewrite.properties.AddProperty"}, path=segment.file) == [
+        "org.openrewrite.properties.AddProperty"
+    ]
+    monkeypatch.setattr(diff_split, "EOF_NEWLINE_LINE", False)
+    (before,) = split_diff(APPENDED)[0]
+    assert before.change.removed == ["management.endpoints.web.exposure.include=health"]
