@@ -21,7 +21,7 @@ One module per kind of file (``keys``: properties and YAML, ``docker``, ``build`
 
 from .common import MAX_PHRASE_CHARS, MAX_PHRASES, file_noun, versions
 from .docker import dockerfile_instructions
-from .hunk import describe
+from .hunk import describe, names_something
 from .java import split_type_changes
 from .keys import yaml_parents
 from .pr import Wide, describe_pr, package_moves
@@ -34,6 +34,7 @@ __all__ = [
     "describe_pr",
     "dockerfile_instructions",
     "file_noun",
+    "names_something",
     "package_moves",
     "split_type_changes",
     "versions",

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 from ..features import Change
 from .build import _gradle, _maven
 from .common import MAX_PHRASE_CHARS, MAX_PHRASES, _java_level, file_noun
-from .docker import _dockerfile
+from .docker import _DOCKER_INSTRUCTIONS, _dockerfile
 from .java import _java
 from .keys import GRADLE_PROPERTIES, _gradle_properties, _properties, _yaml
 
@@ -50,6 +50,24 @@ def describe(path: str, change: Change, context: Sequence[str] = (), above: Sequ
             seen.add(phrase.lower())
             out.append(phrase)
     return out[:MAX_PHRASES]
+
+
+# The words a phrase frames a change with: the edit, the file, a Dockerfile's instruction keywords (a closed
+# syntax). A phrase of only these (``add Dockerfile RUN instruction``) says which kind of line changed, not
+# which name, key, version or coordinate.
+_FRAME_WORDS = frozenset(
+    {"add", "remove", "change", "delete", "update", "upgrade", "create", "new", "to", "from", "in", "a", "the", "of"}
+    | {"instruction", "value", "file", "files", "entries", "version"}
+    | _DOCKER_INSTRUCTIONS
+)
+
+
+def names_something(phrase: str, kind: str, path: str) -> bool:
+    """Whether the phrase names something of the change (a name, key, version, coordinate) beyond the edit,
+    the file and the file's syntax: a segment described only in frame words has no evidence of its own
+    beyond its file kind."""
+    frame = _FRAME_WORDS | set(file_noun(kind, path).lower().split())
+    return any(word.lower() not in frame for word in phrase.split())
 
 
 # One writer per file kind: (path, change, the hunk's unchanged lines, those of them above the change) → phrases.

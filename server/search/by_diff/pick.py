@@ -29,6 +29,9 @@ MEMBERS_KEEP = True
 # The generic edit recipes (``generic``) of the segments go after the leading run of recipes that were best
 # for some segment when picked, before the runners-up; at most this many (the first segments' first).
 FALLBACK = 2
+# ... a generic recipe the pick already placed among the runners-up moves up to that place too (False: it
+# stayed where the runners-up had it, below recipes no better than it).
+RUNNERS_UP_STAY = False
 
 
 def pick(
@@ -105,15 +108,17 @@ def with_fallbacks(
     """The generic recipes inserted after the leading run of picks that were best for some segment: where
     the specific evidence ends and the runners-up of covered segments begin."""
     at = next((i for i, best in enumerate(best_for_some) if not best), len(chosen))
-    picked = {rid for rid, _ in chosen}
+    # A generic recipe already among the runners-up moves up to its place (unless RUNNERS_UP_STAY).
+    head = {rid for rid, _ in (chosen if RUNNERS_UP_STAY else chosen[:at])}
     extra: list[str] = []
     for rids in fallbacks:
         for rid in rids:
-            if rid not in picked and rid not in extra and len(extra) < FALLBACK:
+            if rid not in head and rid not in extra and len(extra) < FALLBACK:
                 extra.append(rid)
     if not extra or at >= limit:
         return chosen
+    rest = [(rid, score) for rid, score in chosen[at:] if rid not in extra]
     # scored between their neighbours: below every specific hit, above the runners-up
     above = chosen[at - 1][1] if at > 0 else 0.0
-    value = (above + chosen[at][1]) / 2 if at < len(chosen) else above
-    return (chosen[:at] + [(rid, value) for rid in extra] + chosen[at:])[:limit]
+    value = (above + rest[0][1]) / 2 if rest else above
+    return (chosen[:at] + [(rid, value) for rid in extra] + rest)[:limit]

@@ -45,7 +45,7 @@ from pydantic import BaseModel, Field
 
 from ...catalog.store import CatalogStore
 from ...diffs.loader import PathCheck, load_diff
-from ...diffs.words import describe, describe_pr
+from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
 from .catalog import example_snapshot
@@ -54,7 +54,7 @@ from .generic import generic_recipes
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
 from .pick import pick
 from .scoring import W_TEXT, embed_segments, fuse, score_segment
-from .split import split_diff
+from .split import Segment, split_diff
 
 __all__ = ["DiffSearchHit", "DiffSearchResult", "Evidence", "GroupHit", "HunkGroup", "find_recipes_for_diff"]
 
@@ -156,7 +156,7 @@ def find_recipes_for_diff(
     known = set(snap.recipe_ids)
     fallbacks = [generic_recipes(s.change, known, s.context[: s.above], s.file) for s in segments]
     fallbacks += [[] for _ in wide]
-    worded = [bool(own) for own in phrases] + [True] * len(wide)
+    worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * len(wide)
     ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)
     hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks)
     hint = None
@@ -171,6 +171,20 @@ def find_recipes_for_diff(
         skipped=skipped,
         hint=hint,
     )
+
+
+# A segment whose phrases only frame its edit (``add Dockerfile RUN instruction``: no name, key, version or
+# coordinate) counts in the pick like one without words: its best recipes match the file kind, not the change.
+FRAME_ONLY_UNWORDED = True
+
+
+def said(segment: Segment, own: list[str]) -> bool:
+    """Whether the segment's words say what it changed. A deleted or created file is said by that alone."""
+    if not own:
+        return False
+    if not FRAME_ONLY_UNWORDED or segment.change.deleted_file or segment.change.new_file:
+        return True
+    return any(names_something(p, segment.change.kind, segment.file) for p in own)
 
 
 def timed_search(store: CatalogStore, embedder: Embedder, text: str, limit: int = 10) -> tuple[Any, float]:

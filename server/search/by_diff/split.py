@@ -26,6 +26,9 @@ from ...errors import BadInput
 MAX_SEGMENTS = 48
 MAX_LINES_PER_SEGMENT = 60
 MAX_DIFF_LINES = 200_000  # beyond this the input is refused: split the PR or exclude generated files
+# A file's last line removed and added back unchanged (it had no newline at the end, and lines were appended
+# after it) is no change: only the lines appended are.
+EOF_NEWLINE_LINE = True
 GENERATED_DIRS = ("build/", ".gradle/", "target/", "node_modules/", "out/", ".idea/")
 
 
@@ -128,6 +131,11 @@ def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str], int]]
         first, last = run[0], run[-1]
         removed = [lines[i].value.rstrip("\n") for i in range(first, last + 1) if lines[i].line_type == "-"]
         added = [lines[i].value.rstrip("\n") for i in range(first, last + 1) if lines[i].line_type == "+"]
+        if EOF_NEWLINE_LINE and removed and _no_newline_after(lines, first, last) and removed[-1] in added:
+            # The file's last line taken out and put back only to end it with a newline (lines appended
+            # after it): the same line, no change of its own.
+            added.remove(removed[-1])
+            removed = removed[:-1]
         source = next((ln.source_line_no for ln in lines[first:] if ln.source_line_no), hunk.source_start)
         target = next((ln.target_line_no for ln in lines[first:] if ln.target_line_no), hunk.target_start)
         header = f"@@ -{source},{len(removed)} +{target},{len(added)} @@"
@@ -136,6 +144,13 @@ def _blocks(hunk: Any) -> list[tuple[str, list[str], list[str], list[str], int]]
         above = ([hunk.section_header] if hunk.section_header else []) + before
         out.append((header, removed, added, above + after, len(above)))
     return out
+
+
+def _no_newline_after(lines: Sequence[Any], first: int, last: int) -> bool:
+    """The run's last removed line is followed by git's "\\ No newline at end of file" marker."""
+    removed = [i for i in range(first, last + 1) if lines[i].line_type == "-"]
+    after = removed[-1] + 1 if removed else last + 1
+    return after < len(lines) and lines[after].line_type == "\\"
 
 
 def _kind(path: str, lines: Sequence[str]) -> str:
