@@ -97,6 +97,50 @@ def test_an_example_parameter_lines_up_with_the_pr_value() -> None:
     pr = ["distributionUrl=https\\://services.gradle.org/distributions/gradle-8.1-bin.zip"]
     assert corresponding_value("7.4.2", example, pr) == "8.1"
     assert corresponding_value("7.4.2", example, ["something else entirely"]) is None
+    # the PR may move to the very version the example shows
+    same = ["distributionUrl=https\\://services.gradle.org/distributions/gradle-7.4.2-bin.zip"]
+    assert corresponding_value("7.4.2", example, same) == "7.4.2"
+
+
+def test_a_value_of_another_kind_is_a_misalignment_not_a_suggestion() -> None:
+    # the example names the artifact where the PR's line, laid out otherwise, has its group
+    example = ["    implementation group: 'commons-lang', name: 'commons-lang', version: '2.6'"]
+    pr = ["    implementation group: 'com.fasterxml.jackson.core', name: 'jackson-databind', version: '2.16.1'"]
+    assert corresponding_value("commons-lang", example, pr) is None
+    assert corresponding_value("2.6", example, pr) == "2.16.1"
+
+
+TWO_UPGRADES = """\
+diff --git a/api/build.gradle b/api/build.gradle
+--- a/api/build.gradle
++++ b/api/build.gradle
+@@ -10,4 +10,4 @@ dependencies {
+     implementation 'org.slf4j:slf4j-api:2.0.9'
+-    implementation('com.fasterxml.jackson.core:jackson-databind:2.11.0')
++    implementation('com.fasterxml.jackson.core:jackson-databind:2.16.1')
+     testImplementation 'junit:junit:4.13.2'
+ }
+diff --git a/core/build.gradle b/core/build.gradle
+--- a/core/build.gradle
++++ b/core/build.gradle
+@@ -5,4 +5,4 @@ dependencies {
+     implementation 'org.slf4j:slf4j-api:2.0.9'
+-    compileOnly 'com.google.guava:guava:29.0-jre'
++    compileOnly 'com.google.guava:guava:33.0.0-jre'
+     testImplementation 'junit:junit:4.13.2'
+ }
+"""
+
+
+@pytest.mark.slow
+def test_suggested_options_come_from_one_change(catalog, embedder) -> None:
+    hits = {h.id: h for h in find_recipes_for_diff(catalog, embedder, TWO_UPGRADES).hits}
+    options = hits["org.openrewrite.gradle.UpgradeDependencyVersion"].suggested_options
+    assert options, hits["org.openrewrite.gradle.UpgradeDependencyVersion"]
+    jackson, guava = {"com.fasterxml.jackson.core", "jackson-databind", "2.16.1"}, {"com.google.guava", "guava"}
+    values = set(options.values())
+    # all from one hunk: never the guava coordinates with jackson's version (a recipe configured for neither)
+    assert not (values & jackson and values & guava), options
 
 
 # -- the catalog rows ------------------------------------------------------------------------------------

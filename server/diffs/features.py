@@ -386,7 +386,9 @@ def corresponding_value(value: str, example_lines: Sequence[str], pr_lines: Iter
 
     The example line holding ``value`` and the PR line with the same leading keyword are split into
     tokens and aligned; the PR token aligned with the one holding ``value`` (minus the same prefix and
-    suffix, as in ``gradle-<7.4.2>-bin.zip``) is the answer. None when nothing lines up.
+    suffix, as in ``gradle-<7.4.2>-bin.zip``) is the answer, also when it equals the example's own value (the
+    PR may move to the version the example shows). None when nothing lines up, or what lines up is another
+    kind of value.
     """
     pr = list(pr_lines)
     for ex_line in example_lines:
@@ -408,6 +410,17 @@ def corresponding_value(value: str, example_lines: Sequence[str], pr_lines: Iter
                     found = pr_tokens[j1 + index - i1]
                     if found.startswith(prefix) and found.endswith(suffix) and len(found) > len(prefix + suffix):
                         found = found[len(prefix) : len(found) - len(suffix)]
-                        if found != value:
+                        if _lines_up(value, found):
                             return found
     return None
+
+
+def _lines_up(value: str, found: str) -> bool:
+    """Is ``found`` the same kind of value as the example's ``value``? A version stands for a version; a
+    plain word (an artifact id, a name) is not replaced by a dotted name, which is the signature of a
+    misalignment (the PR's line laid out otherwise, its group id standing where the example had the artifact
+    id). A dotted example value may stand for a plain one (group ``org.openrewrite`` for ``junit``). No
+    suggestion beats a wrong one."""
+    if looks_like_version(value) != looks_like_version(found):
+        return False
+    return "." in value or "." not in found

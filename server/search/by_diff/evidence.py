@@ -51,7 +51,9 @@ class DiffSearchHit(SearchHit):
     )
     evidence: list[Evidence] = Field(default_factory=list, description="best matches, strongest first")
     suggested_options: dict[str, str] = Field(
-        default_factory=dict, description="option values read off the PR where an example's parameter lines up"
+        default_factory=dict,
+        description="option values read off one change of the PR (the strongest evidence that yields any) where "
+        "an example's parameter lines up",
     )
 
 
@@ -144,9 +146,10 @@ def build_hits(
                     described_as=match.phrase,
                 )
             )
-            if ex is not None and ex.recipe_id == rid:  # a listed recipe's parameters are not the composite's
-                for name, value in suggest_options(ex, seg.change).items():
-                    suggested.setdefault(name, value)
+            # A listed recipe's parameters are not the composite's; and the values come from one change only
+            # (a version read off one hunk beside a coordinate read off another would configure neither).
+            if ex is not None and ex.recipe_id == rid and not suggested:
+                suggested = suggest_options(ex, seg.change)
         if rid in GENERIC_IDS and not suggested:
             suggested = _generic_suggestion(rid, [segments[n] for n, _ in matches if n < len(segments)])
         hits.append(
