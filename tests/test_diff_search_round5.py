@@ -92,9 +92,9 @@ def test_a_change_inside_dependency_management_is_read_as_managed() -> None:
     [direct] = split_diff(DIRECT_SWAP)[0]
     assert features.MANAGED_SHAPE in managed.change.shapes
     assert features.MANAGED_SHAPE not in direct.change.shapes
-    said = describe(managed.file, managed.change, managed.context, managed.context[: managed.above])
+    said = describe(managed.file, managed.change, managed.context, managed.lines_above)
     assert said[0] == "change Maven managed dependency groupId javax.activation to jakarta.activation", said
-    said = describe(direct.file, direct.change, direct.context, direct.context[: direct.above])
+    said = describe(direct.file, direct.change, direct.context, direct.lines_above)
     assert said[0] == "change Maven dependency groupId javax.activation to jakarta.activation", said
     # a closed section above the change is no longer open; a block that opens one is managed
     assert not features.in_managed_section(["<dependencyManagement>", "</dependencyManagement>", "<dependencies>"])

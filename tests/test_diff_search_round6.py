@@ -43,9 +43,7 @@ def test_frame_words_are_the_edit_the_file_and_its_syntax() -> None:
 
 def test_the_segments_of_a_real_diff_are_said_or_only_framed() -> None:
     segments, *_ = split_diff(DOCKER_AND_POM)
-    said = {
-        s.header: diff_search.said(s, describe(s.file, s.change, s.context, s.context[: s.above])) for s in segments
-    }
+    said = {s.header: diff_search.said(s, describe(s.file, s.change, s.context, s.lines_above)) for s in segments}
     # the FROM line and the pom's Java level name what changed; the RUN added and the COPY removed do not
     assert said["@@ -1,1 +1,1 @@"] and said["@@ -11,1 +11,1 @@"], said
     assert not said["@@ -4,0 +4,3 @@"] and not said["@@ -5,1 +8,0 @@"], said

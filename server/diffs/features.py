@@ -52,6 +52,9 @@ _LANGUAGE_KINDS = {
     "scala": "scala",
 }
 
+# Kinds that are source code, whose recipes work on the syntax tree (not build or configuration files).
+CODE_KINDS = frozenset({"java", "kotlin", "scala", "python", "javascript", "csharp"})
+
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:[.\-][A-Za-z_$][\w$]*)*|\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)*")
 _SPLIT_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _VERSIONISH = re.compile(r"^v?\d+(?:[._]\d+)*(?:[-.+]?[A-Za-z0-9]+)*$")
@@ -208,17 +211,24 @@ MANAGED_SHAPE = "§maven:managed"
 MANAGED_SHAPES = True
 
 
+def open_section(above: Sequence[str], tag: str, closed_by: Sequence[str] = ()) -> bool | None:
+    """Whether the lines above a change leave the XML element ``tag`` open: True after its opening tag, False
+    after its closing tag or the opening of an element in ``closed_by`` (one that cannot sit inside it), None
+    when none of them shows."""
+    inside: bool | None = None
+    for line in above:
+        if f"<{tag}>" in line:
+            inside = True
+        elif f"</{tag}>" in line or any(f"<{other}>" in line for other in closed_by):
+            inside = False
+    return inside
+
+
 def in_managed_section(above: Sequence[str], added: Sequence[str] = ()) -> bool:
     """A Maven change sits inside ``<dependencyManagement>``: the lines above it open one they do not close,
     or the added lines open one themselves. Managed and direct dependencies have recipes of their own
     (``ChangeManagedDependencyGroupIdAndArtifactId`` beside ``ChangeDependencyGroupIdAndArtifactId``)."""
-    inside = False
-    for line in above:
-        if "<dependencyManagement>" in line:
-            inside = True
-        elif "</dependencyManagement>" in line:
-            inside = False
-    return inside or any("<dependencyManagement>" in line for line in added)
+    return bool(open_section(above, "dependencyManagement")) or any("<dependencyManagement>" in line for line in added)
 
 
 def lines_above(text: str, change: Change) -> list[str]:

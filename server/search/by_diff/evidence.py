@@ -173,7 +173,7 @@ def _top(scores: dict[str, Match]) -> float:
 def _generic_suggestion(recipe_id: str, segments: Sequence[Segment]) -> dict[str, str]:
     """A generic edit recipe's options for the first of its segments whose edit is one entry or one line."""
     for seg in segments:
-        options = generic_options(recipe_id, seg.file, seg.change, seg.context[: seg.above])
+        options = generic_options(recipe_id, seg.file, seg.change, seg.lines_above)
         if options:
             return options
     return {}

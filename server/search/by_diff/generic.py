@@ -14,10 +14,9 @@ Maven property, one line of text) the hit carries the options that make exactly 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 
-from ...diffs.features import Change, pair_lines
+from ...diffs.features import CODE_KINDS, Change, open_section, pair_lines
 from ...diffs.words.common import _KEY_VALUE, _XML_TAG, _strip_quotes
 from ...diffs.words.keys import yaml_parents
 
@@ -44,7 +43,6 @@ STRUCTURED: dict[str, dict[str, tuple[str, ...]]] = {
 # also deletes). Source code is left out: its recipes work on the syntax tree, and ``FindAndReplace`` would
 # turn the file into plain text for the rest of the run.
 TEXT_EDIT = "org.openrewrite.text.FindAndReplace"
-CODE_KINDS = frozenset({"java", "kotlin", "groovy", "scala", "python", "javascript", "typescript", "csharp"})
 MAX_FIND_CHARS = 200  # a longer line is no literal an agent would search a file for
 
 
@@ -60,7 +58,8 @@ def edit_of(change: Change) -> str | None:
     return "remove" if change.removed else None
 
 
-_OTHER_SECTION = re.compile(r"<(parent|dependency|plugin|configuration|exclusion|extension|build|profile)>")
+# Elements that cannot sit inside ``<properties>``: the lines above opening one of them left it.
+_OTHER_SECTIONS = ("parent", "dependency", "plugin", "configuration", "exclusion", "extension", "build", "profile")
 
 
 def in_properties_section(above: Sequence[str], lines: Sequence[str] = ()) -> bool:
@@ -68,12 +67,7 @@ def in_properties_section(above: Sequence[str], lines: Sequence[str] = ()) -> bo
     as ``<parent>`` or ``<dependency>``), or, when they show no element at all (a long properties block),
     every changed line is an entry named like a property (``<java.version>``). Maven's property recipes
     edit those entries only; a dependency's or the parent's ``<version>`` is not one."""
-    inside: bool | None = None
-    for line in above:
-        if "<properties>" in line:
-            inside = True
-        elif "</properties>" in line or _OTHER_SECTION.search(line):
-            inside = False
+    inside = open_section(above, "properties", _OTHER_SECTIONS)
     if inside is not None:
         return inside
     tags = [_xml_entry(line)[0] for line in lines if line.strip()]

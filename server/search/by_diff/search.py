@@ -101,7 +101,7 @@ def find_recipes_for_diff(
     _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
     segments, skipped, files, hunks = split_diff(text)
     snap = example_snapshot(store)
-    phrases = [describe(s.file, s.change, s.context, s.context[: s.above]) for s in segments]
+    phrases = [describe(s.file, s.change, s.context, s.lines_above) for s in segments]
     wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
     # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
     pending_wide = search_wide(store, embedder, wide)
@@ -154,7 +154,7 @@ def find_recipes_for_diff(
     units = per_segment + wide_units
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
     known = set(snap.recipe_ids)
-    fallbacks = [generic_recipes(s.change, known, s.context[: s.above], s.file) for s in segments]
+    fallbacks = [generic_recipes(s.change, known, s.lines_above, s.file) for s in segments]
     fallbacks += [[] for _ in wide]
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * len(wide)
     ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)

@@ -43,6 +43,12 @@ class Segment:
     context: list[str] = field(default_factory=list)  # the hunk's unchanged lines (section header first)
     above: int = 0  # how many of them come before the change (the section header included)
 
+    @property
+    def lines_above(self) -> list[str]:
+        """The unchanged lines before the change (the section header first): the section a key or an element
+        is in."""
+        return self.context[: self.above]
+
 
 def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list[str], int, int]:
     """The diff's segments, what was skipped, and the counts of files and hunks seen.
