@@ -41,7 +41,20 @@ def register(subparsers: Any) -> None:
         description="Search each labelled PR's diff with find_recipes_for_diff and its case.json intent with "
         "find_recipes; score both against evaluation/data/pr-diff-cases.jsonl.",
     )
-    d.add_argument("--cases", type=Path, default=Path("../shared/data/pr-cases"), help="the pr-cases folder")
+    d.add_argument(
+        "--cases",
+        type=Path,
+        help="folder of case folders (pr.diff, case.json); default ../shared/data/pr-cases, or "
+        "evaluation/data/pr-heldout with --set held-out",
+    )
+    d.add_argument(
+        "--set",
+        dest="case_set",
+        choices=["pr-cases", "held-out"],
+        default="pr-cases",
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out: the fresh PR set nobody "
+        "tuned on (evaluation/data/pr-heldout-labels.jsonl)",
+    )
     d.add_argument("--output", type=Path, help="write the JSON here")
     d.set_defaults(func=run_diff_search)
 
@@ -82,13 +95,28 @@ def run_retrieval(args: argparse.Namespace) -> int:
 
 def run_diff_search(args: argparse.Namespace) -> int:
     from ..server.services import Services
-    from .diff_search_eval import evaluate, load_pr_cases, render
+    from .diff_search_eval import (
+        HELDOUT_CASES,
+        HELDOUT_LABELS,
+        LABELS,
+        evaluate,
+        half_of,
+        held_out,
+        load_pr_cases,
+        render,
+    )
 
-    cases = load_pr_cases(args.cases)
+    if args.case_set == "held-out":
+        cases = load_pr_cases(args.cases or HELDOUT_CASES, HELDOUT_LABELS)
+        split = held_out
+    else:
+        cases = load_pr_cases(args.cases or Path("../shared/data/pr-cases"), LABELS)
+        split = half_of
     state = Services()
     store = state.store()
     store.check_ready()
-    doc = evaluate(store, state.embedder, cases)
+    doc = evaluate(store, state.embedder, cases, split=split)
+    doc["set"] = args.case_set
     summary = render(doc)
     return _report(doc, summary, args.output)
 

@@ -40,15 +40,34 @@ def test_the_summary_lists_tune_cases_only() -> None:
     """The check half is the guard against tuning: its totals are printed, its cases are not."""
     from rewrite_assist.evaluation.diff_search_eval import render
 
-    part = {"recall@5": 0.5, "recall@10": 0.5, "ndcg@10": 0.5, "mrr": 1.0}
-    half = {"cases": 1, "diff": part, "intent": part, "both": part}
-    row = {"intent_names_a_label": False, "diff": part, "intent": part}
-    doc = {
-        "cases": 2,
-        "limit": 10,
-        "halves": {"tune": half, "check": half},
-        "per_case": [row | {"id": "alpha-pr1", "half": "tune"}, row | {"id": "beta-pr1", "half": "check"}],
-    }
-    text = render(doc)
+    text = render(summary_doc({"alpha-pr1": "tune", "beta-pr1": "check"}, cases_per_half=1))
     assert "alpha-pr1" in text and "beta-pr1" not in text
     assert len(re.findall(r"\bcheck\s+1\s", text)) == 3  # its totals: one line per system
+
+
+def test_missing_labels_file_is_bad_input(tmp_path) -> None:
+    with pytest.raises(BadInput, match="labels file not found"):
+        load_pr_cases(tmp_path, tmp_path / "labels.jsonl")
+
+
+def test_a_held_out_summary_lists_no_case() -> None:
+    """A set nobody tuned on stays blind per case: only its totals are printed."""
+    from rewrite_assist.evaluation.diff_search_eval import held_out, render
+
+    text = render(summary_doc({c: held_out(c) for c in ("ph01-alpha", "ph02-beta")}, cases_per_half=2))
+    assert "nobody tuned on" in text and "ph01-alpha" not in text and "ph02-beta" not in text
+    assert len(re.findall(r"\bheld-out\s+2\s", text)) == 3
+
+
+def summary_doc(halves: dict[str, str], *, cases_per_half: int) -> dict:
+    """An evaluation document with the same metrics everywhere, cases in the given halves (plus "all")."""
+    part = {"recall@5": 0.5, "recall@10": 0.5, "ndcg@10": 0.5, "mrr": 1.0}
+    half = {"cases": cases_per_half, "diff": part, "intent": part, "both": part}
+    row = {"intent_names_a_label": False, "diff": part, "intent": part}
+    names = [*dict.fromkeys(halves.values()), "all"]
+    return {
+        "cases": len(halves),
+        "limit": 10,
+        "halves": dict.fromkeys(names, half),
+        "per_case": [row | {"id": case_id, "half": name} for case_id, name in halves.items()],
+    }
