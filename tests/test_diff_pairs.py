@@ -6,7 +6,6 @@ import pytest
 
 from rewrite_assist.server.diffs import features
 from rewrite_assist.server.diffs.features import Change, pair_lines
-from rewrite_assist.server.diffs.words.common import _pairs
 from rewrite_assist.server.search.by_diff.catalog import pair_tokens
 
 REMOVED = [
@@ -41,10 +40,9 @@ def test_in_order_the_swap_is_misread(monkeypatch: pytest.MonkeyPatch) -> None:
     assert any("log4j" in t for t in tokens), tokens
 
 
-def test_the_words_and_the_tokens_share_the_rule() -> None:
+def test_blank_lines_and_lines_put_back_unchanged_are_no_pairs() -> None:
     change = Change("maven", ["<version>1.0</version>", "", "<artifactId>a</artifactId>"], ["<version>2.0</version>"])
-    assert _pairs(change) == pair_lines(change.removed, change.added)
-    pairs, left_removed, left_added = _pairs(change)
+    pairs, left_removed, left_added = pair_lines(change.removed, change.added)
     assert pairs == [("<version>1.0</version>", "<version>2.0</version>")]
     assert left_removed == ["<artifactId>a</artifactId>"] and left_added == []  # blank lines are no line
     # leftovers of equal count pair in order; a line put back unchanged is no pair

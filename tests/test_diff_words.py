@@ -7,8 +7,8 @@ from conftest import shared_data_dir
 
 from rewrite_assist.evaluation.diff_search_eval import half_of, repository
 from rewrite_assist.server.diffs.features import Change
-from rewrite_assist.server.diffs.words import describe, describe_pr, package_moves, versions
-from rewrite_assist.server.search.by_diff.scoring import id_versions, new_versions, version_factor
+from rewrite_assist.server.diffs.words import describe, describe_pr, new_versions, package_moves, versions
+from rewrite_assist.server.search.by_diff.scoring import id_versions, version_factor
 from rewrite_assist.server.search.by_diff.split import Segment, split_diff
 
 

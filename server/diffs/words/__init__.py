@@ -19,7 +19,7 @@ One module per kind of file (``keys``: properties and YAML, ``docker``, ``build`
 ``hunk`` picks the writer for a hunk, ``pr`` reads the whole PR, ``common`` holds what they share.
 """
 
-from .common import MAX_PHRASE_CHARS, MAX_PHRASES, file_noun, versions
+from .common import KEY_VALUE, MAX_PHRASE_CHARS, MAX_PHRASES, XML_TAG, file_noun, new_versions, strip_quotes, versions
 from .docker import dockerfile_instructions
 from .hunk import describe, names_something
 from .java import split_type_changes
@@ -27,16 +27,20 @@ from .keys import yaml_parents
 from .pr import Wide, describe_pr, package_moves
 
 __all__ = [
+    "KEY_VALUE",
     "MAX_PHRASES",
     "MAX_PHRASE_CHARS",
+    "XML_TAG",
     "Wide",
     "describe",
     "describe_pr",
     "dockerfile_instructions",
     "file_noun",
     "names_something",
+    "new_versions",
     "package_moves",
     "split_type_changes",
+    "strip_quotes",
     "versions",
     "yaml_parents",
 ]

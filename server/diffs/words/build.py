@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..features import Change, in_managed_section
-from .common import _GENERIC, _KEY_VALUE, _XML_TAG, _coordinate, _head, _pairs, _strip_quotes, versions
+from ..features import Change, in_managed_section, pair_lines
+from .common import _GENERIC, KEY_VALUE, XML_TAG, _coordinate, _head, strip_quotes, versions
 
 # A Gradle build's Java compatibility lines (``sourceCompatibility``, ``targetCompatibility``, a toolchain's
 # ``languageVersion``, ``jvmTarget``) changed: said as the catalog says it, "update Java compatibility".
@@ -67,7 +67,7 @@ def _gradle(path: str, change: Change, context: list[str], above: Sequence[str] 
     out: list[str] = []
     if JAVA_COMPATIBILITY and (level := _compatibility(change)) is not None:
         out.append(f"update Java compatibility {'to ' + level + ' ' if level else ''}in Gradle build")
-    pairs, removed, added = _pairs(change)
+    pairs, removed, added = pair_lines(change.removed, change.added)
     dep_removed = [c for line in change.removed if (c := _coordinate(line))]
     dep_added = [c for line in change.added if (c := _coordinate(line))]
     old_ga = {(g, a): v for g, a, v in dep_removed}
@@ -106,8 +106,8 @@ def _gradle(path: str, change: Change, context: list[str], above: Sequence[str] 
         if head_old and head_new and head_old != head_new:
             out.append(f"change {head_old} to {head_new} in Gradle build")
         elif head_new:
-            kv = _KEY_VALUE.match(new)
-            value = _strip_quotes(kv.group(2)) if kv else " ".join(new.split()[1:])
+            kv = KEY_VALUE.match(new)
+            value = strip_quotes(kv.group(2)) if kv else " ".join(new.split()[1:])
             out.append(f"change {head_new} to {value} in Gradle build")
     out += _gradle_lines(added, "add", "to")
     out += _gradle_lines(removed, "remove", "from")
@@ -145,14 +145,14 @@ def _maven(path: str, change: Change, context: list[str], above: Sequence[str] =
         (
             m.group(2)
             for line in reversed(context + change.added)
-            if (m := _XML_TAG.match(line)) and m.group(1) == "artifactId"
+            if (m := XML_TAG.match(line)) and m.group(1) == "artifactId"
         ),
         None,
     )
     in_parent = any(line.startswith("<parent>") for line in around)
-    pairs, removed, added = _pairs(change)
+    pairs, removed, added = pair_lines(change.removed, change.added)
     for old, new in pairs:
-        old_tag, new_tag = _XML_TAG.match(old), _XML_TAG.match(new)
+        old_tag, new_tag = XML_TAG.match(old), XML_TAG.match(new)
         if not (old_tag and new_tag):
             continue
         tag, value = new_tag.group(1), new_tag.group(2).strip()
@@ -163,7 +163,7 @@ def _maven(path: str, change: Change, context: list[str], above: Sequence[str] =
             out.append(f"change Maven {managed}dependency {tag} {old_tag.group(2)} to {value}")
         else:
             out.append(f"change Maven property {tag} value to {value}")
-    tags = [m.group(1) if (m := _XML_TAG.match(line)) else line.strip().strip("<>/") for line in added]
+    tags = [m.group(1) if (m := XML_TAG.match(line)) else line.strip().strip("<>/") for line in added]
     for block in ("repository", "pluginRepository", "dependency", "plugin", "module", "exclusion"):
         if f"{block}" in tags:
             out.append(f"add Maven {managed if block == 'dependency' else ''}{block} to the pom")
@@ -173,6 +173,6 @@ def _maven(path: str, change: Change, context: list[str], above: Sequence[str] =
             out.append(f"remove Maven {managed if block == 'dependency' else ''}{block} from the pom")
     if not out:
         for line in added[:2]:
-            if (m := _XML_TAG.match(line)) is not None:
+            if (m := XML_TAG.match(line)) is not None:
                 out.append(f"add Maven property {m.group(1)}")
     return out

@@ -1,29 +1,25 @@
 """What every writer of ``words`` shares: the phrase limits, the patterns of versions, coordinates, imports,
 XML tags and key/value lines, and the small readers built on them (a line's head, a file's noun, the
-versions a change moves to, removed and added lines paired)."""
+versions a change moves to). Lines are paired by ``features.pair_lines``, the rule the diff search's
+substitution tokens use too."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ..features import Change, camel_parts, head_as_written, pair_lines
+from ..features import Change, camel_parts, head_as_written
 
 MAX_PHRASES = 4  # per hunk: the most specific first
 MAX_PHRASE_CHARS = 160  # a long value (a YAML string, a URL) would drown the words around it
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:[._]\d+)*)(?:[-.+][A-Za-z][\w.\-]*)?(?![\w])")
 _COORDINATE = re.compile(r"['\"]([\w.\-]+):([\w.\-]+)(?::([\w.\-${}]+))?['\"]")
 _IMPORT = re.compile(r"^\s*import\s+(static\s+)?([\w.]+?)(?:\.\*)?\s*;")
-_XML_TAG = re.compile(r"^\s*<([\w.\-]+)>([^<]*)</\1>")
-_KEY_VALUE = re.compile(r"^\s*-?\s*([\w.\-\[\]]+)\s*[:=]\s*(.*)$")
-
-
-@dataclass(frozen=True)
-class _Line:
-    text: str
-    head: str | None
+# One XML element on one line (``<version>1.2</version>``): its tag and text.
+XML_TAG = re.compile(r"^\s*<([\w.\-]+)>([^<]*)</\1>")
+# A ``key=value`` or ``key: value`` line (properties, YAML, a Gradle assignment): its key and raw value.
+KEY_VALUE = re.compile(r"^\s*-?\s*([\w.\-\[\]]+)\s*[:=]\s*(.*)$")
 
 
 def _head(line: str) -> str | None:
@@ -72,19 +68,16 @@ def versions(lines: Iterable[str]) -> list[str]:
     return out
 
 
-def _new_versions(change: Change) -> list[str]:
+def new_versions(change: Change) -> list[str]:
+    """Versions on the change's added lines that its removed lines do not have: what it moves to."""
     old = set(versions(change.removed))
     return [v for v in versions(change.added) if v not in old]
 
 
-def _strip_quotes(value: str) -> str:
+def strip_quotes(value: str) -> str:
+    """A ``KEY_VALUE`` value as the key holds it: without the quotes and the trailing ``,`` or ``;`` of
+    the syntax around it (YAML, Groovy, a JSON-ish list)."""
     return value.strip().strip(",;").strip().strip("'\"")
-
-
-def _pairs(change: Change) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    """Removed and added lines paired (``features.pair_lines``, the rule the substitution tokens use too),
-    and the lines left over on each side."""
-    return pair_lines(change.removed, change.added)
 
 
 def _file_words(path: str) -> str:

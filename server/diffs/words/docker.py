@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..features import Change
-from .common import _head, _pairs
+from ..features import Change, pair_lines
+from .common import _head
 
 BARE_FROM = True  # a FROM line's new image: also said without the image names
 # A Dockerfile instruction continued over several lines (``RUN a && \\`` then ``    b``) is read as one.
@@ -96,7 +96,7 @@ def _dockerfile(path: str, change: Change, context: list[str], above: Sequence[s
             dockerfile_instructions(change.added, context),
         )
         owner = _continued(context)
-    pairs, removed, added = _pairs(change)
+    pairs, removed, added = pair_lines(change.removed, change.added)
     for old, new in pairs:
         old_from, new_from = _FROM.match(old), _FROM.match(new)
         if old_from and new_from:

@@ -4,12 +4,13 @@ workflow's action moved to another version."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import PurePosixPath
 
-from ..features import Change
-from .common import _KEY_VALUE, _file_words, _head, _pairs, _strip_quotes, file_noun, versions
+from ..features import Change, pair_lines
+from .common import KEY_VALUE, _file_words, _head, file_noun, strip_quotes, versions
 
 # ... a nested YAML key renamed: said as its dotted path, when the lines above show the whole path
 YAML_PATHS = True
@@ -24,65 +25,91 @@ def _is_version(key: str, number: str) -> bool:
     return "." in number or "version" in key.lower()
 
 
-def _properties(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
-    name = PurePosixPath(path).name
-    out: list[str] = []
-    pairs, removed, added = _pairs(change)
-    for old, new in pairs:
-        key = _head(new) or "property"
-        old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
-        if KEY_RENAMES and old_kv and new_kv and old_kv.group(1) != new_kv.group(1):
-            # A key renamed (``spring.datasource.initialization-mode`` → ``spring.sql.init.mode``): what
-            # property migrations do; its value, kept or not, is the lesser news.
-            out.append(f"change property key {old_kv.group(1)} to {new_kv.group(1)} in {name}")
-            if _strip_quotes(old_kv.group(2)) != _strip_quotes(new_kv.group(2)):
-                out.append(f"change property {new_kv.group(1)} value to {_strip_quotes(new_kv.group(2))} in {name}")
-            continue
-        new_versions = [v for v in versions([new]) if v not in versions([old]) and _is_version(key, v)]
-        if new_versions:
-            out.append(f"change {_file_words(path)} version to {new_versions[0]}")
-            # The first phrase names the file; this one says the generic edit (a property's value changed)
-            # with the file kind, so a file name's own words (``gradle-wrapper``) do not outweigh it.
-            out.append(f"change property {key} value in properties file")
-        else:
-            value = _KEY_VALUE.match(new)
-            out.append(f"change property {key} value to {_strip_quotes(value.group(2)) if value else ''} in {name}")
-    for line in added:
-        out.append(f"add property {_head(line) or ''} to {name}")
-    for line in removed:
-        out.append(f"delete property {_head(line) or ''} from {name}")
+def _value(line: str) -> str:
+    """A ``key=value`` line's value as the key holds it ("" for any other line)."""
+    kv = KEY_VALUE.match(line)
+    return strip_quotes(kv.group(2)) if kv else ""
+
+
+def _value_phrase(path: str, key: str, new: str) -> str:
+    return f"change property {key} value to {_value(new)} in {PurePosixPath(path).name}"
+
+
+def _said_key(line: str) -> str:
+    """A ``.properties`` line's key as the recipes' descriptions say it: its head, camel case in words."""
+    return _head(line) or ""
+
+
+def _written_key(line: str) -> str | None:
+    """A ``key=value`` line's key as written; None for any other line."""
+    kv = KEY_VALUE.match(line)
+    return kv.group(1) if kv else None
+
+
+def _value_or_file_version(path: str, key: str, old: str, new: str) -> list[str]:
+    """A ``.properties`` key's new value; a new version (``distributionUrl`` of ``gradle-wrapper.properties``)
+    names the file's version first, then the generic edit with the file kind, so a file name's own words
+    (``gradle-wrapper``) do not outweigh it."""
+    key = key or "property"
+    moved = [v for v in versions([new]) if v not in versions([old]) and _is_version(key, v)]
+    if moved:
+        return [f"change {_file_words(path)} version to {moved[0]}", f"change property {key} value in properties file"]
+    return [_value_phrase(path, key, new)]
+
+
+def _value_and_upgrade(path: str, key: str, old: str, new: str) -> list[str]:
+    """A ``gradle.properties`` key's new value; a version key also as what the project means by it: "upgrade
+    ... version"."""
+    value = _value(new)
+    out = [_value_phrase(path, key, new)]
+    if any(_is_version(key, v) for v in versions([value])):
+        out.append(f"upgrade version property {key} to {value} in Gradle build")
     return out
 
+
+@dataclass(frozen=True)
+class _PropertiesWords:
+    """A properties file's keys added, deleted, renamed or given a new value, in words. Two kinds of file
+    read alike and are said differently on purpose, each in the words of the recipes that edit it: a
+    ``.properties`` file (``properties.AddProperty``, ``ChangePropertyValue``) and ``gradle.properties``
+    (Gradle's ``AddProperty``: "add Gradle property"; a version key also as an upgrade)."""
+
+    key: Callable[[str], str | None]  # a line's key as said; None: the line is no property and says nothing
+    add: str  # how a key added is said
+    new_value: Callable[[str, str, str, str], list[str]]  # (path, key, old line, new line) → a new value in words
+    renamed_value: bool  # a key renamed and given a new value: the value said after the key change
+
+    def __call__(self, path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
+        name = PurePosixPath(path).name
+        out: list[str] = []
+        pairs, removed, added = pair_lines(change.removed, change.added)
+        for old, new in pairs:
+            old_kv, new_kv = KEY_VALUE.match(old), KEY_VALUE.match(new)
+            if KEY_RENAMES and old_kv and new_kv and old_kv.group(1) != new_kv.group(1):
+                # A key renamed (``spring.datasource.initialization-mode`` → ``spring.sql.init.mode``): what
+                # property migrations do; its value, kept or not, is the lesser news.
+                out.append(f"change property key {old_kv.group(1)} to {new_kv.group(1)} in {name}")
+                if self.renamed_value and _value(old) != _value(new):
+                    out.append(_value_phrase(path, new_kv.group(1), new))
+                continue
+            key = self.key(new)
+            if self.key(old) is not None and key is not None:
+                out += self.new_value(path, key, old, new)
+        for line in added:
+            if (key := self.key(line)) is not None:
+                out.append(f"{self.add} {key} to {name}")
+        for line in removed:
+            if (key := self.key(line)) is not None:
+                out.append(f"delete property {key} from {name}")
+        return out
+
+
+_properties = _PropertiesWords(_said_key, "add property", _value_or_file_version, renamed_value=True)
 
 # ``gradle.properties`` (a Gradle file by kind) is read as the properties file it is: its keys and values, its
 # additions as Gradle properties ("Add a property to the gradle.properties file"), not as build script lines.
 GRADLE_PROPERTIES = True
-
-
-def _gradle_properties(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
-    """``gradle.properties``: a key given a new value (a version key: "upgrade ... version" is what the
-    project means), added or removed, in the words of the properties recipes and of Gradle's ``AddProperty``."""
-    name = PurePosixPath(path).name
-    out: list[str] = []
-    pairs, removed, added = _pairs(change)
-    for old, new in pairs:
-        old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
-        if not (old_kv and new_kv):
-            continue
-        key, value = new_kv.group(1), _strip_quotes(new_kv.group(2))
-        if old_kv.group(1) != key:
-            out.append(f"change property key {old_kv.group(1)} to {key} in {name}")
-            continue
-        out.append(f"change property {key} value to {value} in {name}")
-        if any(_is_version(key, v) for v in versions([value])):
-            out.append(f"upgrade version property {key} to {value} in Gradle build")
-    for line in added:
-        if (kv := _KEY_VALUE.match(line)) is not None:
-            out.append(f"add Gradle property {kv.group(1)} to {name}")
-    for line in removed:
-        if (kv := _KEY_VALUE.match(line)) is not None:
-            out.append(f"delete property {kv.group(1)} from {name}")
-    return out
+_gradle_properties = _PropertiesWords(_written_key, "add Gradle property", _value_and_upgrade, renamed_value=False)
 
 
 _YAML_BLOCK = re.compile(r"^(\s*)([\w.\-]+)\s*:\s*(?:#.*)?$")
@@ -117,7 +144,7 @@ def yaml_parents(above: Sequence[str], line: str) -> list[str] | None:
 def _yaml(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     noun = file_noun("yaml", path)
     out: list[str] = []
-    pairs, removed, added = _pairs(change)
+    pairs, removed, added = pair_lines(change.removed, change.added)
     for old, new in pairs:
         uses_old, uses_new = _USES.match(old), _USES.match(new)
         if uses_old and uses_new:
@@ -126,11 +153,11 @@ def _yaml(path: str, change: Change, context: list[str], above: Sequence[str] = 
             else:
                 out.append(f"change GitHub action {uses_old.group(1)} to {uses_new.group(1)}")
             continue
-        old_kv, new_kv = _KEY_VALUE.match(old), _KEY_VALUE.match(new)
+        old_kv, new_kv = KEY_VALUE.match(old), KEY_VALUE.match(new)
         if old_kv and new_kv:
-            key, value = new_kv.group(1), _strip_quotes(new_kv.group(2))
+            key, value = new_kv.group(1), strip_quotes(new_kv.group(2))
             renamed = old_kv.group(1) != key
-            if KEY_RENAMES and renamed and _strip_quotes(old_kv.group(2)) == value:
+            if KEY_RENAMES and renamed and strip_quotes(old_kv.group(2)) == value:
                 # The key renamed, its value kept: a key change, not a new value; a nested key as its dotted
                 # path (``spring.datasource.initialization-mode``), as property migrations name keys.
                 parents = yaml_parents(above, old) if YAML_PATHS else None
@@ -143,11 +170,11 @@ def _yaml(path: str, change: Change, context: list[str], above: Sequence[str] = 
             else:
                 out.append(f"change YAML value of {key}")
     for line in added:
-        kv = _KEY_VALUE.match(line)
+        kv = KEY_VALUE.match(line)
         if kv:
             out.append(f"add YAML key {kv.group(1)} in {noun}")
     for line in removed:
-        kv = _KEY_VALUE.match(line)
+        kv = KEY_VALUE.match(line)
         if kv:
             out.append(f"delete YAML key {kv.group(1)} from {noun}")
     return out

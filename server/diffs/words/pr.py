@@ -8,8 +8,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..features import Change
-from .common import _GENERIC, _IMPORT, _XML_TAG, _coordinate, _java_level, _pairs
+from ..features import Change, pair_lines
+from .common import _GENERIC, _IMPORT, XML_TAG, _coordinate, _java_level
 
 MIN_FILES = 2  # a move or version seen in this many files reads as a migration of the whole project
 MAX_WIDE = 3  # PR-level descriptions per diff
@@ -49,9 +49,9 @@ def package_moves(change: Change) -> list[tuple[str, str]]:
         if gone - came and came - gone:
             out.append((sorted(gone - came)[0], sorted(came - gone)[0]))
     elif change.kind == "maven":
-        pairs, _, _ = _pairs(change)
+        pairs, _, _ = pair_lines(change.removed, change.added)
         for old_line, new_line in pairs:
-            old_tag, new_tag = _XML_TAG.match(old_line), _XML_TAG.match(new_line)
+            old_tag, new_tag = XML_TAG.match(old_line), XML_TAG.match(new_line)
             if old_tag and new_tag and new_tag.group(1) == "groupId" and old_tag.group(2) != new_tag.group(2):
                 out.append((old_tag.group(2).strip(), new_tag.group(2).strip()))
     return out

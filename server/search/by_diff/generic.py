@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from ...diffs.features import CODE_KINDS, Change, open_section, pair_lines
-from ...diffs.words.common import _KEY_VALUE, _XML_TAG, _strip_quotes
-from ...diffs.words.keys import yaml_parents
+from ...diffs.words import KEY_VALUE, XML_TAG, strip_quotes, yaml_parents
 
 # What each generic recipe's page says it edits: a file kind's structured entries (a property, a YAML key,
 # a Maven property), by edit: a line changed, added or removed.
@@ -144,15 +143,15 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
 
 def _key_value(line: str) -> tuple[str | None, str]:
     """``key=value`` / ``key: value`` → (key, value unquoted); (None, "") for any other line."""
-    match = _KEY_VALUE.match(line)
+    match = KEY_VALUE.match(line)
     if match is None or line.lstrip().startswith(("#", "!", "-")):
         return None, ""
-    return match.group(1), _strip_quotes(match.group(2).strip())
+    return match.group(1), strip_quotes(match.group(2).strip())
 
 
 def _xml_entry(line: str) -> tuple[str | None, str]:
     """``<key>value</key>`` → (key, value); (None, "") for any other line."""
-    match = _XML_TAG.match(line)
+    match = XML_TAG.match(line)
     return (match.group(1), match.group(2).strip()) if match else (None, "")
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ... import config
 from ...diffs.features import MANAGED_SHAPE, Change
-from ...diffs.words import versions
+from ...diffs.words import new_versions
 from ...embedding import Embedder
 from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
@@ -102,12 +102,6 @@ def version_factor(recipe_id: str, added: Sequence[str]) -> float:
         if any(v == version or v.startswith(version + ".") for v in added):
             return V_AGREE
     return V_DISAGREE
-
-
-def new_versions(change: Change) -> list[str]:
-    """Versions on the hunk's added lines that its removed lines do not have."""
-    old = set(versions(change.removed))
-    return [v for v in versions(change.added) if v not in old]
 
 
 def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleSnapshot) -> dict[str, Match]:
