@@ -327,6 +327,32 @@ def test_a_hunk_changing_two_types_is_split_per_type(monkeypatch: pytest.MonkeyP
     assert len([s for s in segments_of("user-management-service-pr2") if s.file.endswith("Test.java")]) == 2
 
 
+def test_properties_and_gradle_properties_are_one_reader_said_two_ways() -> None:
+    # One reader, two vocabularies: a .properties key in the words of the properties recipes (camel case in
+    # words, a new version as the file's version), gradle.properties in Gradle's (the key as written, "add
+    # Gradle property", a version key also as an upgrade); a renamed key's new value only in the first.
+    props, gradle = "src/main/resources/application.properties", "gradle.properties"
+    bump = (["kotlinVersion=1.8"], ["kotlinVersion=1.9"])
+    assert describe(props, Change("properties", *bump)) == [
+        "change application version to 1.9",
+        "change property kotlin version value in properties file",
+    ]
+    assert describe(gradle, Change("gradle", *bump)) == [
+        "change property kotlinVersion value to 1.9 in gradle.properties",
+        "upgrade version property kotlinVersion to 1.9 in Gradle build",
+    ]
+    renamed = (["oldKey=a"], ["newKey=b"])
+    assert describe(props, Change("properties", *renamed)) == [
+        "change property key oldKey to newKey in application.properties",
+        "change property newKey value to b in application.properties",
+    ]
+    assert describe(gradle, Change("gradle", *renamed)) == ["change property key oldKey to newKey in gradle.properties"]
+    assert describe(props, Change("properties", [], ["fooBar=1"])) == ["add property foo bar to application.properties"]
+    assert describe(gradle, Change("gradle", [], ["fooBar=1", "# a comment"])) == [
+        "add Gradle property fooBar to gradle.properties"
+    ]
+
+
 def test_a_renamed_property_key_reads_as_a_key_change(monkeypatch: pytest.MonkeyPatch) -> None:
     from rewrite_assist.server.diffs.words import keys as words_keys
 

@@ -15,7 +15,7 @@ from ...diffs.features import Change, corresponding_value
 from ..models import SearchHit, catalog_fields
 from .catalog import ExampleSnapshot, side_tokens
 from .generic import GENERIC_IDS, generic_options
-from .scoring import Match
+from .scoring import Match, top_score
 from .split import Segment
 
 
@@ -111,7 +111,7 @@ def build_hits(
                     ],
                     # the options for the change the specific evidence explains least
                     suggested_options=_generic_suggestion(
-                        rid, [segments[n] for n in sorted(offered, key=lambda n: _top(units[n]))]
+                        rid, [segments[n] for n in sorted(offered, key=lambda n: top_score(units[n]))]
                     ),
                 )
             )
@@ -164,10 +164,6 @@ def build_hits(
             )
         )
     return hits
-
-
-def _top(scores: dict[str, Match]) -> float:
-    return max((m.score for m in scores.values()), default=0.0)
 
 
 def _generic_suggestion(recipe_id: str, segments: Sequence[Segment]) -> dict[str, str]:

@@ -16,7 +16,7 @@ from ...catalog.store import CatalogStore
 from ...diffs.words import Wide
 from ...embedding import Embedder
 from .catalog import ExampleSnapshot
-from .scoring import Match, demotion, version_factor
+from .scoring import Match, best_first, demotion, version_factor
 
 TEXT_HITS = 10  # find_recipes hits kept per phrase
 MAX_PHRASES = 24  # distinct phrases searched per diff: every segment's first, then the later ones (``budget_phrases``)
@@ -90,7 +90,7 @@ def wide_scores(
     for w in wide:
         explains: dict[str, int] = defaultdict(int)
         for n in w.segments:
-            best = sorted(per_segment[n].items(), key=lambda kv: (-kv[1].score, kv[0]))[:EXPLAIN_TOP]
+            best = best_first(per_segment[n], EXPLAIN_TOP)
             for rid in {r for r, _ in best} | {p for r, _ in best for p in snap.parents.get(r, ())}:
                 explains[rid] += 1
         scores: dict[str, Match] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from .scoring import Match
+from .scoring import Match, best_first, top_score
 
 # Tuned on the tune half of the labelled pr-cases (repositories 1, 3, 5, ... alphabetically; the other
 # half is held out): figures on the tune half are in-sample, see the README.
@@ -52,7 +52,7 @@ def pick(
     weights = [1.0] * len(per_segment)
     # per segment: the composites picked that decayed it (a member of one is not covered by it)
     decayed_by: list[list[str]] = [[] for _ in per_segment]
-    tops = [max((m.score for m in scores.values()), default=0.0) for scores in per_segment]
+    tops = [top_score(scores) for scores in per_segment]
     best = max(tops, default=0.0)
     # A small hunk's best recipe (a FROM line, a deleted file) scores lower than a big hunk's; lifting each
     # segment part of the way toward the best one keeps it from being starved by the big hunks' runners-up.
@@ -64,7 +64,7 @@ def pick(
         lift = [f if worded[n] else f * UNWORDED for n, f in enumerate(lift)]
     candidates: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for n, scores in enumerate(per_segment):
-        for rid, m in sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:25]:
+        for rid, m in best_first(scores, 25):
             candidates[rid].append((n, m.score * lift[n]))
     tops = [top * lift[n] for n, top in enumerate(tops)]
     chosen: list[tuple[str, float]] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -59,6 +59,16 @@ class Match:
     example: int | None  # index into snapshot.examples
     tokens: list[str]
     phrase: str | None = None  # the words of the segment that found the recipe, when they did
+
+
+def best_first(scores: Mapping[str, Match], n: int) -> list[tuple[str, Match]]:
+    """The ``n`` best recipes of one segment or description, ties by id: one order for its group, the pick
+    and the explanations, the same in every process."""
+    return sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:n]
+
+
+def top_score(scores: Mapping[str, Match]) -> float:
+    return max((m.score for m in scores.values()), default=0.0)
 
 
 _SHAPE_VERBS = {

@@ -53,7 +53,7 @@ from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
 from .pick import pick
-from .scoring import W_TEXT, embed_segments, fuse, score_segment
+from .scoring import W_TEXT, Match, best_first, embed_segments, fuse, score_segment
 from .split import Segment, split_diff
 
 __all__ = ["DiffSearchHit", "DiffSearchResult", "Evidence", "GroupHit", "HunkGroup", "find_recipes_for_diff"]
@@ -119,37 +119,18 @@ def find_recipes_for_diff(
         texts = text_scores(phrases, pending)
         per_segment = [fuse(s.change, per_segment[n], texts[n], snap) for n, s in enumerate(segments)]
 
-    groups = []
-    for seg, scores in zip(segments, per_segment, strict=True):
-        top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
-        if not top:
-            continue
-        groups.append(
-            HunkGroup(
-                file=seg.file,
-                hunk=seg.hunk,
-                kind=seg.change.kind,
-                header=seg.header,
-                recipes=[GroupHit(id=rid, score=round(m.score, 4)) for rid, m in top],
-            )
-        )
+    groups = [
+        HunkGroup(file=seg.file, hunk=seg.hunk, kind=seg.change.kind, header=seg.header, recipes=recipes)
+        for seg, scores in zip(segments, per_segment, strict=True)
+        if (recipes := _group(scores))
+    ]
     wide_units = wide_scores(wide, pending_wide, per_segment, snap)
     wide_files = []
     for w, scores in zip(wide, wide_units, strict=True):
         paths = list(dict.fromkeys(segments[n].file for n in w.segments))
         wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
-        top = sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0]))[:GROUP_SIZE]
-        if not top:  # the description met no recipe: nothing to show for it
-            continue
-        groups.append(
-            HunkGroup(
-                file=wide_files[-1],
-                hunk=0,
-                kind="pr",
-                header=w.phrases[0],
-                recipes=[GroupHit(id=rid, score=round(m.score, 4)) for rid, m in top],
-            )
-        )
+        if recipes := _group(scores):  # a description that met no recipe has nothing to show
+            groups.append(HunkGroup(file=wide_files[-1], hunk=0, kind="pr", header=w.phrases[0], recipes=recipes))
 
     units = per_segment + wide_units
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
@@ -171,6 +152,10 @@ def find_recipes_for_diff(
         skipped=skipped,
         hint=hint,
     )
+
+
+def _group(scores: dict[str, Match]) -> list[GroupHit]:
+    return [GroupHit(id=rid, score=round(m.score, 4)) for rid, m in best_first(scores, GROUP_SIZE)]
 
 
 # A segment whose phrases only frame its edit (``add Dockerfile RUN instruction``: no name, key, version or
