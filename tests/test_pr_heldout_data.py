@@ -50,7 +50,7 @@ def test_case_diff_parses_and_counts_match(case_id: str):
     assert diff_text.startswith("diff --git ")
 
     case = json.loads((folder / "case.json").read_text())
-    assert KEYS <= case.keys()
+    assert case.keys() >= KEYS
     assert case["case_id"] == case_id
     assert case["files_changed"] == len(patch)
     assert case["lines_added"] == patch.added
