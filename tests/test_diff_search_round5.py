@@ -108,6 +108,23 @@ def test_the_examples_know_their_section(catalog) -> None:
     assert "org.openrewrite.maven.RemoveManagedDependency" in marked
 
 
+def test_a_capped_diff_keeps_the_managed_mark() -> None:
+    """Over the segment budget the pom's hunks are merged into one change; it stays a managed change."""
+    from rewrite_assist.server.search.by_diff.split import MAX_SEGMENTS
+
+    second = MANAGED_SWAP.split("@@", 1)[1].replace("-20,8 +20,8", "-60,8 +60,8", 1)
+    pom = MANAGED_SWAP + "@@" + second
+    files = "".join(
+        f"diff --git a/f{n}.properties b/f{n}.properties\n--- a/f{n}.properties\n+++ b/f{n}.properties\n"
+        "@@ -1,1 +1,1 @@\n-k=1\n+k=2\n"
+        for n in range(MAX_SEGMENTS)
+    )
+    segments, skipped, _, _ = split_diff(pom + files)
+    [merged] = [s for s in segments if s.file == "pom.xml"]
+    assert merged.header == "2 hunks merged" and any("merged" in note for note in skipped)
+    assert features.MANAGED_SHAPE in merged.change.shapes
+
+
 def test_managed_and_direct_swaps_find_their_own_recipes(catalog, embedder, monkeypatch: pytest.MonkeyPatch) -> None:
     managed = [h.id for h in find_recipes_for_diff(catalog, embedder, MANAGED_SWAP, limit=5).hits]
     direct = [h.id for h in find_recipes_for_diff(catalog, embedder, DIRECT_SWAP, limit=5).hits]

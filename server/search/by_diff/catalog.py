@@ -181,7 +181,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             managed_texts = {(rid, n): (before or "", after or "") for rid, n, before, after in cur.fetchall()}
             cur.execute(
                 "SELECT id, data->'recipe_list' FROM recipes WHERE availability = 'docs' "
-                "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) = 1"
+                "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) = 1 ORDER BY id"
             )
             presets = {
                 rid: (steps[0]["recipe_id"], values)

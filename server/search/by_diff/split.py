@@ -176,6 +176,7 @@ def _cap(by_file: dict[str, list[Segment]], skipped: list[str]) -> list[Segment]
             added = [line for s in segs for line in s.change.added]
             first = segs[0].change
             merged = Change(first.kind, removed, added, deleted_file=first.deleted_file, new_file=first.new_file)
+            _keep_marks(merged, [s.change for s in segs])
             context = [line for s in segs for line in s.context]
             segments.append(Segment(path, 0, f"{len(segs)} hunks merged", merged, context))
         if len(by_file) < len(segments) + 1 and any(len(s) > 1 for s in by_file.values()):
@@ -198,4 +199,12 @@ def _cap(by_file: dict[str, list[Segment]], skipped: list[str]) -> list[Segment]
                 deleted_file=change.deleted_file,
                 new_file=change.new_file,
             )
+            _keep_marks(seg.change, [change])
     return segments
+
+
+def _keep_marks(rebuilt: Change, sources: list[Change]) -> None:
+    """A change rebuilt from lines loses what the split learned from the hunk's context (a Maven change inside
+    ``<dependencyManagement>``); carry it over, so a capped diff is read like an uncapped one."""
+    if any(features.MANAGED_SHAPE in source.shapes for source in sources):
+        rebuilt.shapes.add(features.MANAGED_SHAPE)
