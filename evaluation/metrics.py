@@ -37,6 +37,15 @@ def recall_at(ranking: Sequence[str], judgments: Judgments, k: int) -> float:
     return sum(1 for g in grades(ranking, judgments, k) if g > 0) / len(relevant)
 
 
+def capped_recall_at(ranking: Sequence[str], judgments: Judgments, k: int) -> float:
+    """Relevant recipes found in the top ``k`` over the most that fit there (``min(k, relevant)``): 1.0 is
+    reachable even when more than ``k`` recipes are judged relevant, so a long label list does not cap it."""
+    relevant = _relevant(judgments)
+    if not relevant:
+        return 0.0
+    return sum(1 for g in grades(ranking, judgments, k) if g > 0) / min(k, len(relevant))
+
+
 def hit_at(ranking: Sequence[str], judgments: Judgments, k: int) -> float:
     """1.0 when at least one relevant recipe is in the top ``k``, else 0.0."""
     return 1.0 if any(g > 0 for g in grades(ranking, judgments, k)) else 0.0

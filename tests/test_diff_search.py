@@ -321,6 +321,17 @@ def test_pr_case_labels_name_catalog_recipes(catalog) -> None:
     assert all(set(r["relevant"].values()) <= {1, 2} and 2 in r["relevant"].values() for r in rows)
 
 
+def test_held_out_pr_labels_name_catalog_recipes_for_every_ready_case(catalog) -> None:
+    from rewrite_assist.evaluation.diff_search_eval import HELDOUT_CASES, HELDOUT_LABELS, load_pr_cases
+
+    ready = (HELDOUT_CASES / "READY").read_text().split()
+    cases = load_pr_cases(HELDOUT_CASES, HELDOUT_LABELS)
+    assert [c.id for c in cases] == ready and len(ready) >= 20
+    labelled = {rid for c in cases for rid in c.relevant}
+    assert labelled - set(catalog.all_ids()) == set()
+    assert all(set(c.relevant.values()) <= {1, 2} and c.diff.startswith("diff --git") and c.intent for c in cases)
+
+
 def test_version_evidence_picks_the_migration_that_fits_over_other_composites(catalog, embedder) -> None:
     text = (
         "diff --git a/gradle/wrapper/gradle-wrapper.properties b/gradle/wrapper/gradle-wrapper.properties\n"

@@ -114,3 +114,25 @@ def test_paired_randomization_p():
     assert p < 0.01
     # mixed signs of equal size: no evidence either way
     assert paired_randomization_p([1.0, 0.0] * 6, [0.0, 1.0] * 6) > 0.5
+
+
+def test_capped_recall_counts_only_what_fits_in_k() -> None:
+    from rewrite_assist.evaluation.metrics import capped_recall_at
+
+    judged = {f"r{i}": 1 for i in range(20)}
+    ranking = [f"r{i}" for i in range(10)]
+    assert recall_at(ranking, judged, 10) == 0.5
+    assert capped_recall_at(ranking, judged, 10) == 1.0
+    assert capped_recall_at(["x", "r0"], {"r0": 2, "r1": 1}, 10) == 0.5
+    assert capped_recall_at(["x"], {}, 10) == 0.0
+
+
+def test_core_recall_reads_grade_two_labels_only() -> None:
+    from rewrite_assist.evaluation.diff_search_eval import _mean, score
+
+    both = score(["a", "b"], {"a": 1, "c": 2})
+    assert both["recall@10"] == 0.5 and both["core_recall@10"] == 0.0
+    no_core = score(["a"], {"a": 1})
+    assert no_core["core_recall@10"] is None
+    assert _mean([both, no_core])["core_recall@10"] == 0.0 and _mean([no_core])["core_recall@10"] == 0.0
+    assert _mean([score(["c"], {"c": 2}), no_core])["core_recall@10"] == 1.0
