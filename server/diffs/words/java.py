@@ -16,6 +16,45 @@ STATIC_TYPES = True
 # A Java hunk changing several types is searched as one segment per type (``split_type_changes``).
 SPLIT_TYPES = True
 _ANNOTATION = re.compile(r"^\s*@([A-Za-z_][\w.]*)")
+# An annotation taken out (or put in) together with the declaration it annotates (a method deleted with its
+# ``@Override``, a class rewritten as a record) is no annotation edit: only one whose declaration stays is.
+WITH_DECLARATION = True
+
+
+def _annotations(lines: Sequence[str]) -> list[str]:
+    return [m.group(1) for line in lines if (m := _ANNOTATION.match(line))]
+
+
+def _own_annotations(lines: Sequence[str], other: Sequence[str]) -> list[str]:
+    """The annotations on ``lines`` whose declaration (the next line that is no annotation) is not also on these
+    lines without a counterpart on the ``other`` side: an annotation whose declaration stayed, or came back
+    changed (``@Before public void setUp()`` → ``@BeforeEach void setUp()``)."""
+    kept = {line.strip() for line in other}
+    heads = {_declared_name(line) for line in other} - {None}
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        match = _ANNOTATION.match(line)
+        if match is None:
+            continue
+        following = next((later for later in lines[i + 1 :] if not _ANNOTATION.match(later)), None)
+        gone_with_it = (
+            following is not None
+            and following.strip() not in kept
+            and (_declared_name(following) is None or _declared_name(following) not in heads)
+        )
+        if not gone_with_it:
+            out.append(match.group(1))
+    return out
+
+
+_DECLARED = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:\(|=|;|\{|$|<|extends|implements)")
+
+
+def _declared_name(line: str) -> str | None:
+    """The name a declaration line declares (the method's, field's or type's): the first name followed by ``(``,
+    ``=``, ``;``, ``{`` or a type's heritage."""
+    match = _DECLARED.search(line.split("//", 1)[0])
+    return match.group(1) if match else None
 
 
 def _imports(lines: Sequence[str]) -> list[tuple[str, bool]]:
@@ -96,8 +135,8 @@ def _java(path: str, change: Change, context: list[str], above: Sequence[str] = 
             out.append(f"remove {modifier} modifier from {test} {what}")
         for modifier in came_mods[:1]:
             out.append(f"add {modifier} modifier to {test} {what}")
-    old_ann = [m.group(1) for line in change.removed if (m := _ANNOTATION.match(line))]
-    new_ann = [m.group(1) for line in change.added if (m := _ANNOTATION.match(line))]
+    old_ann = _own_annotations(change.removed, change.added) if WITH_DECLARATION else _annotations(change.removed)
+    new_ann = _own_annotations(change.added, change.removed) if WITH_DECLARATION else _annotations(change.added)
     gone = [a for a in old_ann if a not in new_ann]
     came = [a for a in new_ann if a not in old_ann]
     if gone and came:

@@ -24,6 +24,7 @@ from ...diffs import features
 from ...diffs.features import Change, in_managed_section, lines_above, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
+from .syntax import construct_tokens
 
 
 @dataclass
@@ -54,6 +55,10 @@ class ExampleSnapshot:
     presets: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # per example: its change sits inside a Maven ``<dependencyManagement>`` (``mark_managed``)
     managed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    # side-tagged construct token of a Java or Kotlin change (``syntax.construct_tokens``) → example indices
+    construct_postings: dict[str, np.ndarray] = field(default_factory=dict)
+    construct_idf: dict[str, float] = field(default_factory=dict)
+    construct_weights: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -140,6 +145,17 @@ def _names(line: str) -> list[str]:
     return list(dict.fromkeys(w for w in found if not looks_like_version(w) and ("." in w or len(w) > 3)))
 
 
+def token_index(per_example: list[set[str]], count: int) -> tuple[dict[str, np.ndarray], dict[str, float], np.ndarray]:
+    """Postings (token → example indices), IDF over ``count`` examples and each example's summed IDF."""
+    lists: dict[str, list[int]] = defaultdict(list)
+    for i, tokens in enumerate(per_example):
+        for token in tokens:
+            lists[token].append(i)
+    idf = {t: math.log(1 + count / len(ids)) for t, ids in lists.items()}
+    weights = np.array([sum(idf[t] for t in sorted(tokens)) for tokens in per_example], dtype=np.float32)
+    return {t: np.array(ids, dtype=np.int64) for t, ids in lists.items()}, idf, weights
+
+
 def whole_file(change: Change) -> int:
     """1: the change deletes a file, 2: it creates one, 0: it edits one."""
     return 1 if change.deleted_file else 2 if change.new_file else 0
@@ -210,6 +226,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
                 pair_lists[token].append(i)
         pair_idf = {t: math.log(1 + n / len(ids)) for t, ids in pair_lists.items()}
         pair_weights = np.array([sum(pair_idf[t] for t in sorted(p)) for p in example_pairs], dtype=np.float32)
+        constructs = token_index([construct_tokens(ex.change) for ex in examples], n)
         recipe_ids = [r[0] for r in rows]
         word_lists: dict[str, list[int]] = defaultdict(list)
         for j, rid in enumerate(recipe_ids):
@@ -243,6 +260,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             pair_weights,
             presets,
             np.array([features.MANAGED_SHAPE in ex.change.shapes for ex in examples], dtype=bool),
+            *constructs,
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

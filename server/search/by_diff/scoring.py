@@ -21,6 +21,7 @@ from ...diffs.words import new_versions
 from ...embedding import Embedder
 from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
+from .syntax import construct_tokens
 
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
 QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines of a hunk carry its gist
@@ -31,6 +32,9 @@ W_EMBED = 0.6
 W_LEX = 2.0
 W_KIND = 0.15
 W_PAIR = 0.5  # the hunk's old>new substitutions (``catalog.pair_tokens``) shared with an example's
+# A Java or Kotlin segment's construct change (``syntax.construct_tokens``) shared with an example's: this share of
+# the lexical evidence, times how much of the segment keeps its names (``names_kept``).
+W_CONSTRUCT = 0.5
 WHOLE_FILE_CONTENT = 0.5  # a deleted or created file: share of the content evidence (its words count)
 W_RECIPE = 0.8  # description embedding, for recipes without a matching example
 W_RECIPE_LEX = 1.0  # the hunk's words in a recipe's id, name and description
@@ -131,6 +135,10 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
                 overlap[ids] += weight
         lexical = 2 * overlap / (seg_weight + snap.weights + 1e-6)
         paired = pair_overlap(seg, snap) if W_PAIR > 0 else 0.0
+        constructs = construct_overlap(seg, snap) if W_CONSTRUCT > 0 else None
+        if constructs is not None:
+            share = W_CONSTRUCT * names_kept(seg)
+            lexical = (1 - share) * lexical + share * constructs
         kind = (snap.kinds == seg.kind).astype(np.float32)
         scores = W_EMBED * cos * (0.6 + 0.4 * kind) + W_LEX * lexical + W_PAIR * paired + W_KIND * kind
         if seg.kind == "maven" and SECTION_MISMATCH < 1.0:
@@ -191,6 +199,31 @@ def pair_overlap(seg: Change, snap: ExampleSnapshot) -> np.ndarray | float:
         if ids is not None:
             shared[ids] += weight
     return 2 * shared / (total + snap.pair_weights + 1e-6)
+
+
+def names_kept(seg: Change) -> float:
+    """How much of a change keeps its names (Jaccard of the removed and added lines' tokens): 1 for a construct
+    rewritten around the same names (a cast into an ``instanceof`` pattern), 0 for names swapped or only added."""
+    union = seg.tokens_removed | seg.tokens_added
+    return len(seg.tokens_removed & seg.tokens_added) / len(union) if union else 0.0
+
+
+def construct_overlap(seg: Change, snap: ExampleSnapshot) -> np.ndarray | None:
+    """IDF-weighted Dice overlap of the construct change a Java or Kotlin segment makes (``syntax``) with each
+    example's (0 when the segment is of another kind, or shares no construct token with any example)."""
+    tokens = sorted(construct_tokens(seg))  # one summation order: the same scores in every process
+    if not any(token in snap.construct_postings for token in tokens):
+        return None
+    count = len(snap.examples)
+    shared = np.zeros(count, dtype=np.float32)
+    total = 0.0
+    for token in tokens:
+        weight = snap.construct_idf.get(token, math.log(1 + count))
+        total += weight
+        ids = snap.construct_postings.get(token)
+        if ids is not None:
+            shared[ids] += weight
+    return 2 * shared / (total + snap.construct_weights + 1e-6)
 
 
 def embed_segments(embedder: Embedder, segments: Sequence[Segment], phrases: Sequence[list[str]]) -> np.ndarray:

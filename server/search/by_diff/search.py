@@ -32,7 +32,13 @@ whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also describ
 several build and CI files), those few phrases are searched the same way, and each becomes one more unit
 in the pick that stands for the segments it sums up. A hit of such a phrase gains by the share of those
 segments it explains (it, or a recipe it lists, is among each one's best): the umbrella migration, not a
-sibling that only shares its words.
+sibling that only shares its words. A composite several of whose steps are each among the best of a different
+change (``umbrella``: its steps listed by few composites, at least half of its list) is one more such unit, for
+those changes.
+
+A hand-written Java modernisation changes constructs, not names: its segments are also compared with the examples
+by the construct change their syntax shows (``syntax``: ``+instanceof x x``, ``-break ;``), as much as the
+segment keeps its names.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
+from . import umbrella
 from .catalog import example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
@@ -132,12 +139,17 @@ def find_recipes_for_diff(
         if recipes := _group(scores):  # a description that met no recipe has nothing to show
             groups.append(HunkGroup(file=wide_files[-1], hunk=0, kind="pr", header=w.phrases[0], recipes=recipes))
 
-    units = per_segment + wide_units
-    covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
     known = set(snap.recipe_ids)
+    # Composites several of whose steps each make one of the changes: one more unit each, for those changes.
+    over = umbrella.umbrellas(per_segment, snap, known) if umbrella.UMBRELLA else []
+    for u in over:
+        paths = list(dict.fromkeys(segments[n].file for n in u.segments))
+        wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
+    units = per_segment + wide_units + [{u.recipe: u.match} for u in over]
+    covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide] + [u.segments for u in over]
     fallbacks = [generic_recipes(s.change, known, s.lines_above, s.file) for s in segments]
-    fallbacks += [[] for _ in wide]
-    worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * len(wide)
+    fallbacks += [[] for _ in range(len(wide) + len(over))]
+    worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * (len(wide) + len(over))
     ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)
     hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks)
     hint = None
