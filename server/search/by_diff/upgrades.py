@@ -1,13 +1,12 @@
 """What the catalog's upgrade recipes move, and to which version: the coordinate steps of each composite.
 
 ``UpgradeSpringBoot_3_3`` runs ``UpgradePluginVersion{pluginIdPattern: org.springframework.boot, newVersion:
-3.3.x}``, ``UpgradeParentVersion{... spring-boot-starter-parent, 3.3.x}`` and a dozen more; ``MigrateToGradle7``
-runs ``UpdateGradleWrapper{version: 7.x}``. A PR that moves one of those coordinates to a version the step's
-pattern agrees with makes that upgrade's core change, whatever the recipe's examples and words look like; one
-that moves it to another version is some other upgrade. ``upgrade_index`` reads these steps once per catalog
-snapshot (through sub-composites to ``DEPTH`` levels, a composite's own step for a coordinate shadowing the
-older targets of the upgrades it chains), and ``segment_handles`` / ``agreements`` compare them with what a
-diff segment changes.
+3.3.x}``, ``UpgradeParentVersion{... spring-boot-starter-parent, 3.3.x}`` and a dozen more. A PR that moves one
+of those coordinates to a version the step's pattern agrees with makes that upgrade's core change, whatever the
+recipe's examples and words look like; one that moves it to another version is some other upgrade.
+``upgrade_index`` reads these steps once per catalog snapshot (through sub-composites to ``DEPTH`` levels, a
+composite's own step for a coordinate shadowing the older targets of the upgrades it chains), and
+``segment_handles`` / ``agreements`` compare them with what a diff segment changes.
 """
 
 from __future__ import annotations
@@ -93,36 +92,6 @@ def version_step(recipe: str, options: Any) -> VersionStep | None:
     return VersionStep(recipe, frozenset(handles), version) if handles else None
 
 
-# Words of recipe names that say what a recipe does, not what it does it to.
-_VERBS = frozenset(
-    {"upgrade", "update", "migrate", "migration", "change", "to", "version", "only", "and", "for", "add", "plugin"}
-    | {"org", "com", "io", "net", "dev", "openrewrite", "dependency", "dependencies", "properties", "bom", "parent"}
-)
-_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-def name_words(name: str) -> set[str]:
-    """The subject words of a recipe class name or coordinate (``MigrateToGradle7`` → gradle,
-    ``org.springframework.boot`` → springframework, boot, spring)."""
-    out: set[str] = set()
-    for part in _SPLIT.split(name.rsplit(".", 1)[-1] if name[:1].isupper() or "." not in name else name):
-        for word in [part.lower(), *(w.lower() for w in _CAMEL.findall(part))]:
-            if len(word) > 2 and not word.isdigit() and word not in _VERBS:
-                out.add(word)
-                if word.startswith("spring") and word != "spring":
-                    out.add("spring")
-    return out
-
-
-def about(recipe: str, step: VersionStep) -> bool:
-    """Whether the recipe's name names what the step moves: ``MigrateToGradle7`` is about its
-    ``UpdateGradleWrapper`` step, ``Micronaut3to4Migration`` about its Micronaut plugins but not about the
-    Gradle wrapper it also updates."""
-    own = name_words(recipe.rsplit(".", 1)[-1])
-    moved = {w for h in step.handles if not h.startswith("~") for w in name_words(h)}
-    return bool(own & moved)
-
-
 def _coordinate_key(step: VersionStep) -> frozenset[str]:
     """What a step sets: the same coordinate at a shallower level shadows it."""
     full = frozenset(h for h in step.handles if not h.startswith("~"))
@@ -157,9 +126,8 @@ def upgrade_index(
             visited.update(level)
             if not level:
                 break
-        # Only the steps that move what the recipe is named after: a Micronaut upgrade is no Gradle upgrade.
-        if subject := [s for s in kept if about(rid, s)]:
-            out[rid] = tuple(subject)
+        if kept:
+            out[rid] = tuple(kept)
     by_handle: dict[str, list[str]] = defaultdict(list)
     holders: dict[VersionStep, int] = defaultdict(int)
     for rid, steps in out.items():
