@@ -22,7 +22,7 @@ from ...diffs.words import new_versions
 from ...embedding import Embedder
 from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
-from .upgrades import agreements, segment_handles
+from .upgrades import agreements, agrees, segment_handles
 
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
 QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines of a hunk carry its gist
@@ -116,10 +116,7 @@ def version_factor(recipe_id: str, added: Sequence[str]) -> float:
     named = id_versions(recipe_id)
     if not named or not added:
         return 1.0
-    for version in named:
-        if any(v == version or v.startswith(version + ".") for v in added):
-            return V_AGREE
-    return V_DISAGREE
+    return V_AGREE if any(agrees(version, added) for version in named) else V_DISAGREE
 
 
 def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleSnapshot) -> dict[str, Match]:
@@ -310,9 +307,4 @@ def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: Exa
 def option_shown(value: str, tokens: set[str], added: Sequence[str]) -> bool:
     """The segment shows an option value: among its changed tokens, or a version it moves to (``3.9.x``
     agrees with 3.9.2, ``17`` with 17)."""
-    if value in tokens:
-        return True
-    base = value.removesuffix(".x").removesuffix(".+")
-    if base and base[0].isdigit():
-        return any(v == base or v.startswith(base + ".") for v in added)
-    return False
+    return value in tokens or (value[:1].isdigit() and agrees(value, added))

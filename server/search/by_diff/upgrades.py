@@ -107,9 +107,9 @@ def upgrade_index(
     of the ``UpgradeSpringBoot_3_2`` it runs first."""
     own: dict[str, list[VersionStep]] = {}
     children: dict[str, list[str]] = {}
-    for rid, steps in recipe_lists.items():
-        own[rid] = [s for st in steps if (s := version_step(str(st.get("recipe_id")), st.get("options")))]
-        children[rid] = [str(st.get("recipe_id")) for st in steps if st.get("recipe_id") in recipe_lists]
+    for rid, listed in recipe_lists.items():
+        own[rid] = [v for st in listed if (v := version_step(str(st.get("recipe_id")), st.get("options")))]
+        children[rid] = [str(st.get("recipe_id")) for st in listed if st.get("recipe_id") in recipe_lists]
     out: dict[str, tuple[VersionStep, ...]] = {}
     for rid in recipe_lists:
         if keep is not None and rid not in keep:
@@ -130,11 +130,11 @@ def upgrade_index(
             out[rid] = tuple(kept)
     by_handle: dict[str, list[str]] = defaultdict(list)
     holders: dict[VersionStep, int] = defaultdict(int)
-    for rid, steps in out.items():
-        for handle in sorted({h for s in steps for h in s.handles}):
+    for rid, held in out.items():
+        for handle in sorted({h for step in held for h in step.handles}):
             by_handle[handle].append(rid)
-        for s in set(steps):
-            holders[s] += 1
+        for step in set(held):
+            holders[step] += 1
     return UpgradeIndex(out, dict(by_handle), dict(holders))
 
 
