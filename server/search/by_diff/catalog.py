@@ -24,6 +24,7 @@ from ...diffs import features
 from ...diffs.features import Change, in_managed_section, lines_above, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
+from .upgrades import UpgradeIndex, upgrade_index
 
 
 @dataclass
@@ -54,6 +55,8 @@ class ExampleSnapshot:
     presets: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # per example: its change sits inside a Maven ``<dependencyManagement>`` (``mark_managed``)
     managed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    # what each upgrade composite moves to which version (``upgrades.upgrade_index``)
+    upgrades: UpgradeIndex = field(default_factory=UpgradeIndex)
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -188,6 +191,11 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
                 for rid, steps in cur.fetchall()
                 if (values := preset_values(steps[0].get("options"))) is not None
             }
+            cur.execute(
+                "SELECT id, data->'recipe_list' FROM recipes "
+                "WHERE jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) > 0 ORDER BY id"
+            )
+            recipe_lists = {rid: steps for rid, steps in cur.fetchall()}
         if features.MANAGED_SHAPES:
             mark_managed(examples, managed_texts)
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
@@ -243,6 +251,8 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             pair_weights,
             presets,
             np.array([features.MANAGED_SHAPE in ex.change.shapes for ex in examples], dtype=bool),
+            # presets have their own rule (``scoring._presets``), the same comparison for one step
+            upgrade_index(recipe_lists, keep=set(recipe_ids) - presets.keys()),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)
