@@ -44,16 +44,16 @@ def register(subparsers: Any) -> None:
     d.add_argument(
         "--cases",
         type=Path,
-        help="folder of case folders (pr.diff, case.json); default ../shared/data/pr-cases, or "
-        "evaluation/data/pr-heldout with --set held-out",
+        help="folder of case folders (pr.diff, case.json); default ../shared/data/pr-cases, or the held-out "
+        "set's folder under evaluation/data",
     )
     d.add_argument(
         "--set",
         dest="case_set",
-        choices=["pr-cases", "held-out"],
+        choices=["pr-cases", "held-out", "held-out-2"],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out: the fresh PR set nobody "
-        "tuned on (evaluation/data/pr-heldout-labels.jsonl)",
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out, held-out-2: the fresh PR "
+        "sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")
     d.set_defaults(func=run_diff_search)
@@ -96,8 +96,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
 def run_diff_search(args: argparse.Namespace) -> int:
     from ..server.services import Services
     from .diff_search_eval import (
-        HELDOUT_CASES,
-        HELDOUT_LABELS,
+        HELDOUT_SETS,
         LABELS,
         evaluate,
         half_of,
@@ -106,8 +105,9 @@ def run_diff_search(args: argparse.Namespace) -> int:
         render,
     )
 
-    if args.case_set == "held-out":
-        cases = load_pr_cases(args.cases or HELDOUT_CASES, HELDOUT_LABELS)
+    if args.case_set in HELDOUT_SETS:
+        folder, labels = HELDOUT_SETS[args.case_set]
+        cases = load_pr_cases(args.cases or folder, labels)
         split = held_out
     else:
         cases = load_pr_cases(args.cases or Path("../shared/data/pr-cases"), LABELS)

@@ -2,9 +2,9 @@
 case's intent text.
 
 Two labelled sets exist. The 27 real pr-cases (``evaluation/data/pr-diff-cases.jsonl``, diffs under
-``../shared/data/pr-cases``) are split into a tune half and a check half. The fresh held-out set
-(``evaluation/data/pr-heldout-labels.jsonl``, diffs under ``evaluation/data/pr-heldout``) was written and
-labelled after the tuning, by people who had not seen the search, so every case of it is held out. The labels
+``../shared/data/pr-cases``) are split into a tune half and a check half. The fresh held-out sets
+(``HELDOUT_SETS``: diffs under ``evaluation/data/pr-heldout*``, labels beside them) were written and labelled
+after the tuning, by people who had not seen the search, so every case of them is held out. The labels
 say which catalog recipes reproduce each PR's changes (grade 2: the core change, 1: a part or a helpful step).
 Both systems are scored with the same metrics as the retrieval evaluation (Recall@5/10 over every labelled
 recipe, nDCG@10, MRR).
@@ -27,8 +27,12 @@ from .metrics import capped_recall_at, ndcg_at, recall_at, reciprocal_rank
 
 DATA = Path(__file__).resolve().parent / "data"
 LABELS = DATA / "pr-diff-cases.jsonl"
-HELDOUT_CASES = DATA / "pr-heldout"
-HELDOUT_LABELS = DATA / "pr-heldout-labels.jsonl"
+# The fresh PR sets nobody tuned on: (case folders, labels). "held-out" was measured once and then became
+# development data for round 7; "held-out-2" was written after that, for the round's one blind reading.
+HELDOUT_SETS = {
+    "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
+    "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
+}
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
 # Not every case has a grade-2 label: a mean over the cases that have one.
 OPTIONAL = {"core_recall@10"}

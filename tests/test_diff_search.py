@@ -321,11 +321,13 @@ def test_pr_case_labels_name_catalog_recipes(catalog) -> None:
     assert all(set(r["relevant"].values()) <= {1, 2} and 2 in r["relevant"].values() for r in rows)
 
 
-def test_held_out_pr_labels_name_catalog_recipes_for_every_ready_case(catalog) -> None:
-    from rewrite_assist.evaluation.diff_search_eval import HELDOUT_CASES, HELDOUT_LABELS, load_pr_cases
+@pytest.mark.parametrize("case_set", ["held-out", "held-out-2"])
+def test_held_out_pr_labels_name_catalog_recipes_for_every_ready_case(catalog, case_set: str) -> None:
+    from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS, load_pr_cases
 
-    ready = (HELDOUT_CASES / "READY").read_text().split()
-    cases = load_pr_cases(HELDOUT_CASES, HELDOUT_LABELS)
+    folder, labels = HELDOUT_SETS[case_set]
+    ready = (folder / "READY").read_text().split()
+    cases = load_pr_cases(folder, labels)
     assert [c.id for c in cases] == ready and len(ready) >= 20
     labelled = {rid for c in cases for rid in c.relevant}
     assert labelled - set(catalog.all_ids()) == set()

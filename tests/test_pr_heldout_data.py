@@ -1,5 +1,6 @@
-"""The fresh PR held-out set (evaluation/data/pr-heldout/): every case the labeller was handed through READY is
-complete and self-consistent, so a count or a file list in case.json can not drift from the diff it describes."""
+"""The fresh PR held-out sets (evaluation/data/pr-heldout/ and pr-heldout2/): every case the labeller was handed
+through READY is complete and self-consistent, so a count or a file list in case.json can not drift from the diff
+it describes. Both sets share one layout, so one parametrised test covers them."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 import pytest
 from unidiff import PatchSet
 
-HELDOUT = Path(__file__).resolve().parents[1] / "evaluation" / "data" / "pr-heldout"
-ID_PATTERN = re.compile(r"^ph\d\d-[a-z0-9]+(?:-[a-z0-9]+)*$")
+DATA = Path(__file__).resolve().parents[1] / "evaluation" / "data"
+# folder -> the id prefix its cases carry (ph: first fresh set, pq: second, written after the first was used)
+SETS = {"pr-heldout": "ph", "pr-heldout2": "pq"}
 KEYS = {
     "case_id",
     "pr_title",
@@ -25,31 +27,46 @@ KEYS = {
 }
 
 
-def ready_ids() -> list[str]:
-    ready = HELDOUT / "READY"
+def id_pattern(prefix: str) -> re.Pattern[str]:
+    return re.compile(rf"^{prefix}\d\d-[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def ready_ids(folder: str) -> list[str]:
+    ready = DATA / folder / "READY"
     if not ready.exists():
         return []
     return [line.strip() for line in ready.read_text().splitlines() if line.strip()]
 
 
-def test_ready_lists_every_case_folder_once():
-    ids = ready_ids()
-    assert ids, "READY lists no case"
+def all_cases() -> list[tuple[str, str]]:
+    return [(folder, case_id) for folder in SETS for case_id in ready_ids(folder)]
+
+
+@pytest.mark.parametrize("folder", sorted(SETS))
+def test_ready_lists_every_case_folder_once(folder: str):
+    ids = ready_ids(folder)
+    assert ids, f"{folder}/READY lists no case"
     assert len(ids) == len(set(ids)), "an id is listed twice in READY"
-    folders = {p.name for p in HELDOUT.iterdir() if p.is_dir()}
+    folders = {p.name for p in (DATA / folder).iterdir() if p.is_dir()}
     assert folders == set(ids), "case folders and READY disagree"
-    assert all(ID_PATTERN.match(i) for i in ids), ids
+    pattern = id_pattern(SETS[folder])
+    assert all(pattern.match(i) for i in ids), ids
 
 
-@pytest.mark.parametrize("case_id", ready_ids())
-def test_case_diff_parses_and_counts_match(case_id: str):
-    folder = HELDOUT / case_id
-    diff_text = (folder / "pr.diff").read_text()
+def test_sets_do_not_share_a_case_id():
+    ids = [case_id for _, case_id in all_cases()]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize(("folder", "case_id"), all_cases())
+def test_case_diff_parses_and_counts_match(folder: str, case_id: str):
+    case_dir = DATA / folder / case_id
+    diff_text = (case_dir / "pr.diff").read_text()
     patch = PatchSet(diff_text)
     assert len(patch) >= 1
     assert diff_text.startswith("diff --git ")
 
-    case = json.loads((folder / "case.json").read_text())
+    case = json.loads((case_dir / "case.json").read_text())
     assert case.keys() >= KEYS
     assert case["case_id"] == case_id
     assert case["files_changed"] == len(patch)
@@ -63,9 +80,9 @@ def test_case_diff_parses_and_counts_match(case_id: str):
     datetime.strptime(case["written"], "%Y-%m-%dT%H:%M:%SZ")
 
 
-@pytest.mark.parametrize("case_id", ready_ids())
-def test_intent_reads_like_a_pr_description(case_id: str):
-    case = json.loads((HELDOUT / case_id / "case.json").read_text())
+@pytest.mark.parametrize(("folder", "case_id"), all_cases())
+def test_intent_reads_like_a_pr_description(folder: str, case_id: str):
+    case = json.loads((DATA / folder / case_id / "case.json").read_text())
     intent = case["intent"]
     assert case["pr_title"].strip()
     # 1-4 sentences written by a developer; recipe names would give the answer away.

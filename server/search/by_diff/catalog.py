@@ -25,6 +25,7 @@ from ...diffs.features import Change, in_managed_section, lines_above, looks_lik
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 from .syntax import construct_tokens
+from .upgrades import UpgradeIndex, upgrade_index
 
 
 @dataclass
@@ -55,6 +56,8 @@ class ExampleSnapshot:
     presets: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # per example: its change sits inside a Maven ``<dependencyManagement>`` (``mark_managed``)
     managed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    # what each upgrade composite moves to which version (``upgrades.upgrade_index``)
+    upgrades: UpgradeIndex = field(default_factory=UpgradeIndex)
     # side-tagged construct token of a Java or Kotlin change (``syntax.construct_tokens``) → example indices
     construct_postings: dict[str, np.ndarray] = field(default_factory=dict)
     construct_idf: dict[str, float] = field(default_factory=dict)
@@ -204,6 +207,11 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
                 for rid, steps in cur.fetchall()
                 if (values := preset_values(steps[0].get("options"))) is not None
             }
+            cur.execute(
+                "SELECT id, data->'recipe_list' FROM recipes "
+                "WHERE jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) > 0 ORDER BY id"
+            )
+            recipe_lists = {rid: steps for rid, steps in cur.fetchall()}
         if features.MANAGED_SHAPES:
             mark_managed(examples, managed_texts)
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
@@ -260,6 +268,8 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             pair_weights,
             presets,
             np.array([features.MANAGED_SHAPE in ex.change.shapes for ex in examples], dtype=bool),
+            # presets have their own rule (``scoring._presets``), the same comparison for one step
+            upgrade_index(recipe_lists, keep=set(recipe_ids) - presets.keys()),
             *constructs,
         )
 

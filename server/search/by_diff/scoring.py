@@ -7,6 +7,7 @@ copies).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from ...embedding import Embedder
 from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
 from .syntax import construct_tokens
+from .upgrades import agreements, agrees, segment_handles
 
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
 QUERY_TEXT_CHARS = 200  # embedding cost grows with text length; the first lines of a hunk carry its gist
@@ -52,6 +54,12 @@ SECTION_MISMATCH = 0.85
 # its step's score times this: the same change, already configured for this PR.
 PRESET = 1.1
 PRESET_BELOW = 0.999  # ... but not above a recipe it runs that matched better than its step
+# An upgrade composite with a step that moves a coordinate the segment moves (``upgrades``), to a version the
+# segment moves to: scored this share of the segment's best recipe (when at most UPGRADE_HOLDERS recipes run
+# that step); to another version: its score times UPGRADE_DISAGREE.
+UPGRADE = 0.95
+UPGRADE_HOLDERS = 4
+UPGRADE_DISAGREE = 0.5
 
 
 @dataclass
@@ -112,10 +120,7 @@ def version_factor(recipe_id: str, added: Sequence[str]) -> float:
     named = id_versions(recipe_id)
     if not named or not added:
         return 1.0
-    for version in named:
-        if any(v == version or v.startswith(version + ".") for v in added):
-            return V_AGREE
-    return V_DISAGREE
+    return V_AGREE if any(agrees(version, added) for version in named) else V_DISAGREE
 
 
 def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleSnapshot) -> dict[str, Match]:
@@ -251,7 +256,11 @@ def demotion(recipe_id: str, snap: ExampleSnapshot) -> float:
 
 
 def fuse(
-    seg: Change, example: dict[str, Match], text: dict[str, tuple[float, str]], snap: ExampleSnapshot
+    seg: Change,
+    example: dict[str, Match],
+    text: dict[str, tuple[float, str]],
+    snap: ExampleSnapshot,
+    phrases: Sequence[str] = (),
 ) -> dict[str, Match]:
     """The example evidence plus the words evidence, weighed by version evidence. For a deleted or created
     file the content matches less (a deleted class resembles many examples) unless the example also
@@ -273,7 +282,35 @@ def fuse(
             out[rid] = Match(score, match.cosine, match.example, match.tokens, phrase)
     if PRESET > 0:
         _presets(seg, added, out, snap)
+    if UPGRADE > 0:
+        _upgrades(seg, added, out, snap, phrases)
     return out
+
+
+def _upgrades(
+    seg: Change, added: Sequence[str], out: dict[str, Match], snap: ExampleSnapshot, phrases: Sequence[str]
+) -> None:
+    """An upgrade whose steps move what the segment moves, to the version it moves to, is the segment's core
+    change (``UpgradeSpringBoot_3_3`` where the Boot plugin goes to 3.3.4); one that moves it elsewhere
+    (``UpgradeSpringBoot_3_2`` there) is not."""
+    index = snap.upgrades
+    top = top_score(out)
+    if not index.steps or not added or top <= 0:
+        return
+    handles = segment_handles(seg.tokens_removed | seg.tokens_added, phrases)
+    for rid, said in agreements(index, handles, added).items():
+        current = out.get(rid)
+        if not said.agrees:
+            if current is not None:
+                out[rid] = dataclasses.replace(current, score=current.score * UPGRADE_DISAGREE)
+            continue
+        if said.holders > UPGRADE_HOLDERS:
+            continue
+        score = top * UPGRADE * demotion(rid, snap)
+        if current is None:
+            out[rid] = Match(score, 0.0, None, [])
+        elif score > current.score:
+            out[rid] = dataclasses.replace(current, score=score)
 
 
 def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: ExampleSnapshot) -> None:
@@ -303,9 +340,4 @@ def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: Exa
 def option_shown(value: str, tokens: set[str], added: Sequence[str]) -> bool:
     """The segment shows an option value: among its changed tokens, or a version it moves to (``3.9.x``
     agrees with 3.9.2, ``17`` with 17)."""
-    if value in tokens:
-        return True
-    base = value.removesuffix(".x").removesuffix(".+")
-    if base and base[0].isdigit():
-        return any(v == base or v.startswith(base + ".") for v in added)
-    return False
+    return value in tokens or (value[:1].isdigit() and agrees(value, added))

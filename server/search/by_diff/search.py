@@ -124,7 +124,7 @@ def find_recipes_for_diff(
     per_segment = [score_segment(s.change, cos[n], rcos[n], snap) for n, s in enumerate(segments)]
     if W_TEXT > 0:
         texts = text_scores(phrases, pending)
-        per_segment = [fuse(s.change, per_segment[n], texts[n], snap) for n, s in enumerate(segments)]
+        per_segment = [fuse(s.change, per_segment[n], texts[n], snap, phrases[n]) for n, s in enumerate(segments)]
 
     groups = [
         HunkGroup(file=seg.file, hunk=seg.hunk, kind=seg.change.kind, header=seg.header, recipes=recipes)
