@@ -218,22 +218,9 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
         keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
         examples = [examples[i] for i in keep]
         matrix = matrix[keep] if len(keep) else matrix[:0]
-        lists: dict[str, list[int]] = defaultdict(list)
-        example_tokens = [side_tokens(ex.change) for ex in examples]
-        for i, tokens in enumerate(example_tokens):
-            for token in tokens:
-                lists[token].append(i)
         n = max(len(examples), 1)
-        idf = {t: math.log(1 + n / len(ids)) for t, ids in lists.items()}
-        weights = np.array([sum(idf[t] for t in sorted(tokens)) for tokens in example_tokens], dtype=np.float32)
-        postings = {t: np.array(ids, dtype=np.int64) for t, ids in lists.items()}
-        example_pairs = [pair_tokens(ex.change) for ex in examples]
-        pair_lists: dict[str, list[int]] = defaultdict(list)
-        for i, pairs in enumerate(example_pairs):
-            for token in pairs:
-                pair_lists[token].append(i)
-        pair_idf = {t: math.log(1 + n / len(ids)) for t, ids in pair_lists.items()}
-        pair_weights = np.array([sum(pair_idf[t] for t in sorted(p)) for p in example_pairs], dtype=np.float32)
+        postings, idf, weights = token_index([side_tokens(ex.change) for ex in examples], n)
+        pair_postings, pair_idf, pair_weights = token_index([pair_tokens(ex.change) for ex in examples], n)
         constructs = token_index([construct_tokens(ex.change) for ex in examples], n)
         recipe_ids = [r[0] for r in rows]
         word_lists: dict[str, list[int]] = defaultdict(list)
@@ -263,7 +250,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
                 rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
             ),
             ancestor_sets(parents),
-            {t: np.array(ids, dtype=np.int64) for t, ids in pair_lists.items()},
+            pair_postings,
             pair_idf,
             pair_weights,
             presets,

@@ -191,19 +191,8 @@ def score_segment(seg: Change, cos: np.ndarray, rcos: np.ndarray, snap: ExampleS
 def pair_overlap(seg: Change, snap: ExampleSnapshot) -> np.ndarray | float:
     """IDF-weighted Dice overlap of the segment's ``old>new`` substitutions with each example's (0 when the
     segment pairs no lines, or none of its substitutions is any example's)."""
-    pairs = sorted(pair_tokens(seg))  # one summation order: the same scores in every process
-    if not any(token in snap.pair_postings for token in pairs):
-        return 0.0
-    count = len(snap.examples)
-    shared = np.zeros(count, dtype=np.float32)
-    total = 0.0
-    for token in pairs:
-        weight = snap.pair_idf.get(token, math.log(1 + count))
-        total += weight
-        ids = snap.pair_postings.get(token)
-        if ids is not None:
-            shared[ids] += weight
-    return 2 * shared / (total + snap.pair_weights + 1e-6)
+    shared = dice(pair_tokens(seg), snap.pair_postings, snap.pair_idf, snap.pair_weights, len(snap.examples))
+    return 0.0 if shared is None else shared
 
 
 def names_kept(seg: Change) -> float:
@@ -215,20 +204,28 @@ def names_kept(seg: Change) -> float:
 
 def construct_overlap(seg: Change, snap: ExampleSnapshot) -> np.ndarray | None:
     """IDF-weighted Dice overlap of the construct change a Java or Kotlin segment makes (``syntax``) with each
-    example's (0 when the segment is of another kind, or shares no construct token with any example)."""
-    tokens = sorted(construct_tokens(seg))  # one summation order: the same scores in every process
-    if not any(token in snap.construct_postings for token in tokens):
+    example's (None when the segment is of another kind, or shares no construct token with any example)."""
+    postings, idf, weights = snap.construct_postings, snap.construct_idf, snap.construct_weights
+    return dice(construct_tokens(seg), postings, idf, weights, len(snap.examples))
+
+
+def dice(
+    tokens: set[str], postings: Mapping[str, np.ndarray], idf: Mapping[str, float], weights: np.ndarray, count: int
+) -> np.ndarray | None:
+    """IDF-weighted Dice overlap of ``tokens`` with each of ``count`` examples (``postings``: token → example
+    indices, ``weights``: each example's summed IDF); None when no example has any of them."""
+    ordered = sorted(tokens)  # one summation order: the same scores in every process
+    if not any(token in postings for token in ordered):
         return None
-    count = len(snap.examples)
     shared = np.zeros(count, dtype=np.float32)
     total = 0.0
-    for token in tokens:
-        weight = snap.construct_idf.get(token, math.log(1 + count))
+    for token in ordered:
+        weight = idf.get(token, math.log(1 + count))
         total += weight
-        ids = snap.construct_postings.get(token)
+        ids = postings.get(token)
         if ids is not None:
             shared[ids] += weight
-    return 2 * shared / (total + snap.construct_weights + 1e-6)
+    return 2 * shared / (total + weights + 1e-6)
 
 
 def embed_segments(embedder: Embedder, segments: Sequence[Segment], phrases: Sequence[list[str]]) -> np.ndarray:
