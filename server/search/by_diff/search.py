@@ -48,6 +48,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
+from .build_edits import offer, segment_edits
 from .catalog import example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
@@ -119,6 +120,9 @@ def find_recipes_for_diff(
         texts = text_scores(phrases, pending)
         per_segment = [fuse(s.change, per_segment[n], texts[n], snap) for n, s in enumerate(segments)]
 
+    edits = segment_edits(segments)
+    known = set(snap.recipe_ids)
+    offered = offer(per_segment, segments, edits, known)
     groups = [
         HunkGroup(file=seg.file, hunk=seg.hunk, kind=seg.change.kind, header=seg.header, recipes=recipes)
         for seg, scores in zip(segments, per_segment, strict=True)
@@ -134,12 +138,11 @@ def find_recipes_for_diff(
 
     units = per_segment + wide_units
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
-    known = set(snap.recipe_ids)
     fallbacks = [generic_recipes(s.change, known, s.lines_above, s.file) for s in segments]
     fallbacks += [[] for _ in wide]
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * len(wide)
-    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)
-    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks)
+    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks, offered)
+    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks, edits)
     hint = None
     if not hits:
         hint = "No recipe example resembles this diff; describe the change in words with find_recipes."
