@@ -267,3 +267,22 @@ def test_a_pr_without_build_edits_ranks_as_before(catalog, embedder, monkeypatch
     monkeypatch.setattr(be, "BUILD_SHARE", 0.0)
     assert [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits] == with_offer
     assert not be.BUILD_EDIT_IDS & set(with_offer[:3]), with_offer
+
+
+def test_the_projects_own_dependencies_after_a_managed_section_are_direct() -> None:
+    """An earlier hunk ends inside ``<dependencyManagement>``; the next shows the project's ``<dependencies>``
+    at the same depth: a swap there is a direct dependency's, not a managed one's."""
+    state = be.managed_after(["  </properties>", "  <dependencyManagement>", "    <dependencies>"])
+    assert state == (True, 2)
+    above = ["  <dependencies>", "    <dependency>", "      <groupId>io.quarkus</groupId>"]
+    swap = Change(
+        "maven",
+        ["      <artifactId>quarkus-resteasy-reactive-jackson</artifactId>"],
+        ["      <artifactId>quarkus-rest-jackson</artifactId>"],
+    )
+    assert [e.shape for e in maven_edits(swap, above, ["    </dependency>"], {}, state)] == ["dependency-changed"]
+    # ... while a dependency deeper than the section's tag is still inside it
+    assert [e.shape for e in maven_edits(swap, above[1:], ["    </dependency>"], {}, state)] == [
+        "managed-added",
+        "managed-removed",
+    ]

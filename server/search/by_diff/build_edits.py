@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ...diffs.features import Change, open_section
+from ...diffs.features import Change
 from ...diffs.words import XML_TAG
 from .scoring import Match, top_score
 from .split import Segment
@@ -98,23 +98,46 @@ class _Block:
         return self.fields.get("groupId", default), artifact
 
 
-def _maven_blocks(lines: Sequence[str], changed: range, managed_above: bool) -> list[_Block]:
+# Whether a pom line is inside ``<dependencyManagement>``: that, and the indentation of its opening tag (None: not
+# seen). A sibling element opened at that indentation or less (the project's own ``<dependencies>``) left it.
+Managed = tuple[bool, int | None]
+OUTSIDE: Managed = (False, None)
+
+
+def managed_after(lines: Iterable[str], state: Managed = OUTSIDE) -> Managed:
+    """The ``<dependencyManagement>`` state after these pom lines, from the state before them."""
+    for line in lines:
+        state = _step(line, state)
+    return state
+
+
+def _step(line: str, state: Managed) -> Managed:
+    text = line.strip()
+    indent = len(line) - len(line.lstrip())
+    if text.startswith("<dependencyManagement>"):
+        return True, indent
+    if text.startswith("</dependencyManagement>"):
+        return OUTSIDE
+    inside, at = state
+    if inside and at is not None and indent <= at and text.startswith("<") and not text.startswith("</"):
+        return OUTSIDE
+    return state
+
+
+def _maven_blocks(lines: Sequence[str], changed: range, state: Managed) -> list[_Block]:
     """The blocks of one side of a hunk (the lines above, that side's changed lines, the lines below)."""
     blocks: list[_Block] = []
     stack: list[_Block] = []
-    managed = managed_above
+    managed_above = state[0]
     at = changed.start  # where the change sits, also when this side of it has no lines
     for i, line in enumerate(lines):
         if i == at and stack:
             stack[-1].touched = True
         text = line.strip()
-        if "<dependencyManagement>" in text:
-            managed = True
-        elif "</dependencyManagement>" in text:
-            managed = False
+        state = _step(line, state)
         opened = next((tag for tag in _BLOCKS if text.startswith(f"<{tag}>")), None)
         if opened is not None:
-            stack.append(_Block(opened, managed))
+            stack.append(_Block(opened, state[0]))
             blocks.append(stack[-1])
         match = XML_TAG.match(line)
         if match is not None and match.group(1) in {"groupId", "artifactId", "version", "scope", "type"}:
@@ -148,24 +171,23 @@ def maven_edits(
     above: Sequence[str],
     below: Sequence[str],
     properties: Mapping[str, str] = {},
-    managed_before: bool = False,
+    before: Managed = OUTSIDE,
 ) -> list[BuildEdit]:
     """The dependency, plugin and parent edits of one pom hunk, by comparing its elements before and after
-    (``properties``: the pom's ``<properties>`` the PR sets, to read ``${x.version}``; ``managed_before``: an
+    (``properties``: the pom's ``<properties>`` the PR sets, to read ``${x.version}``; ``before``: whether an
     earlier hunk of the file left ``<dependencyManagement>`` open, for when the lines above do not show)."""
-    shown = open_section(above, "dependencyManagement")
-    managed_above = managed_before if shown is None else shown
+    state = managed_after(above, before)
     old_lines = [*above, *change.removed, *below]
     new_lines = [*above, *change.added, *below]
-    old = _maven_blocks(old_lines, range(len(above), len(above) + len(change.removed)), managed_above)
-    new = _maven_blocks(new_lines, range(len(above), len(above) + len(change.added)), managed_above)
-    before = {(b.tag, b.key): b for b in old}
-    after = {(b.tag, b.key): b for b in new}
+    old = _maven_blocks(old_lines, range(len(above), len(above) + len(change.removed)), state)
+    new = _maven_blocks(new_lines, range(len(above), len(above) + len(change.added)), state)
+    old_by = {(b.tag, b.key): b for b in old}
+    new_by = {(b.tag, b.key): b for b in new}
     edits: list[BuildEdit] = []
-    gone = [b for k, b in before.items() if k not in after]
-    came = [b for k, b in after.items() if k not in before]
-    for k, b in after.items():
-        was = before.get(k)
+    gone = [b for k, b in old_by.items() if k not in new_by]
+    came = [b for k, b in new_by.items() if k not in old_by]
+    for k, b in new_by.items():
+        was = old_by.get(k)
         if was is None or b.key is None:
             continue
         group, artifact = b.key
@@ -333,13 +355,13 @@ def _ext_open(above: Sequence[str]) -> bool:
 # --- both ----------------------------------------------------------------------------------------------------
 
 
-def build_edits(seg: Segment, properties: Mapping[str, str] = {}, managed_before: bool = False) -> list[BuildEdit]:
+def build_edits(seg: Segment, properties: Mapping[str, str] = {}, before: Managed = OUTSIDE) -> list[BuildEdit]:
     """The build edits of one segment (none outside Maven poms and Gradle build scripts)."""
     change = seg.change
     if change.deleted_file or change.new_file:
         return []
     if change.kind == "maven":
-        return maven_edits(change, seg.lines_above, seg.lines_below, properties, managed_before)
+        return maven_edits(change, seg.lines_above, seg.lines_below, properties, before)
     if change.kind == "gradle" and seg.file.endswith((".gradle", ".gradle.kts")):
         return gradle_edits(change, seg.lines_above)
     return []
@@ -350,14 +372,13 @@ def segment_edits(segments: Sequence[Segment]) -> list[list[BuildEdit]]:
     ``<dependencyManagement>`` (its opening tag above the lines git shows) is still known as managed; the
     properties a PR's poms set resolve ``${x.version}``."""
     properties = pom_properties(s.change for s in segments if s.change.kind == "maven")
-    managed: dict[str, bool] = {}
+    managed: dict[str, Managed] = {}
     out = []
     for seg in segments:
-        before = managed.get(seg.file, False)
+        before = managed.get(seg.file, OUTSIDE)
         out.append(build_edits(seg, properties, before))
         if seg.change.kind == "maven" and seg.hunk:
-            shown = open_section([*seg.lines_above, *seg.change.added, *seg.lines_below], "dependencyManagement")
-            managed[seg.file] = before if shown is None else shown
+            managed[seg.file] = managed_after([*seg.lines_above, *seg.change.added, *seg.lines_below], before)
     return out
 
 
