@@ -24,7 +24,10 @@ above the dozen migrations that include it. Per segment the best recipes form a 
 recipes are picked greedily so the hits cover the diff's different changes (small distinct ones, a
 ``FROM`` line or a deleted file, included) rather than repeating the recipes of its largest file. After
 the recipes best for some change come the generic edit recipes of the changed files' kinds (``generic``:
-``ChangePropertyValue``, ``FindAndReplace``), for the edits no specific recipe makes.
+``ChangePropertyValue``, ``FindAndReplace``), for the edits no specific recipe makes. A build file's
+dependency and plugin edits, read from its structure (``build_edits``: a version bumped, a dependency added,
+removed or moved into ``<dependencyManagement>``), offer the recipe that makes each, with its options, just
+below the segment's best recipe.
 
 Per-hunk words never say "migration": a PR that moves javax imports to jakarta in eight files is, as a
 whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also described as a whole
