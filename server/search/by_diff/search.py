@@ -24,7 +24,10 @@ above the dozen migrations that include it. Per segment the best recipes form a 
 recipes are picked greedily so the hits cover the diff's different changes (small distinct ones, a
 ``FROM`` line or a deleted file, included) rather than repeating the recipes of its largest file. After
 the recipes best for some change come the generic edit recipes of the changed files' kinds (``generic``:
-``ChangePropertyValue``, ``FindAndReplace``), for the edits no specific recipe makes.
+``ChangePropertyValue``, ``FindAndReplace``), for the edits no specific recipe makes. A build file's
+dependency and plugin edits, read from its structure (``build_edits``: a version bumped, a dependency added,
+removed or moved into ``<dependencyManagement>``), offer the recipe that makes each, with its options, just
+below the segment's best recipe.
 
 Per-hunk words never say "migration": a PR that moves javax imports to jakarta in eight files is, as a
 whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also described as a whole
@@ -48,6 +51,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
+from .build_edits import offer, segment_edits
 from .catalog import example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
@@ -119,6 +123,9 @@ def find_recipes_for_diff(
         texts = text_scores(phrases, pending)
         per_segment = [fuse(s.change, per_segment[n], texts[n], snap, phrases[n]) for n, s in enumerate(segments)]
 
+    edits = segment_edits(segments)
+    known = set(snap.recipe_ids)
+    offered = offer(per_segment, segments, edits, known)
     groups = [
         HunkGroup(file=seg.file, hunk=seg.hunk, kind=seg.change.kind, header=seg.header, recipes=recipes)
         for seg, scores in zip(segments, per_segment, strict=True)
@@ -134,12 +141,11 @@ def find_recipes_for_diff(
 
     units = per_segment + wide_units
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide]
-    known = set(snap.recipe_ids)
     fallbacks = [generic_recipes(s.change, known, s.lines_above, s.file) for s in segments]
     fallbacks += [[] for _ in wide]
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * len(wide)
-    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)
-    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks)
+    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks, offered)
+    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks, edits)
     hint = None
     if not hits:
         hint = "No recipe example resembles this diff; describe the change in words with find_recipes."
