@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from ...catalog.examples import StoredExample
+from ...catalog.models import Recipe
 from ...catalog.store import CatalogStore
 from ...diffs.features import Change, corresponding_value
 from ..models import SearchHit, catalog_fields
+from .build_edits import BUILD_EDIT_IDS, BuildEdit, declared_only, edit_options
 from .catalog import ExampleSnapshot, side_tokens
 from .generic import GENERIC_IDS, generic_options
 from .scoring import Match, top_score
@@ -73,11 +75,13 @@ def build_hits(
     wide_files: Sequence[str],
     snap: ExampleSnapshot,
     fallbacks: Sequence[Sequence[str]] = (),
+    edits: Sequence[Sequence[BuildEdit]] = (),
 ) -> list[DiffSearchHit]:
     """The picked recipes as hits, each with its three strongest matches as evidence. ``units`` are the
     segments' scores followed by the PR-level descriptions' (``wide_files`` names the files each sums up),
     ``covers`` the segments each unit stands for. A generic edit recipe that no segment's evidence found
-    (``fallbacks``: per unit, the generic recipes for its edit) cites the segments it was offered for."""
+    (``fallbacks``: per unit, the generic recipes for its edit) cites the segments it was offered for; a build
+    edit recipe suggests the options of the segments' build edits (``edits``: per segment)."""
     recipes = store.get_recipes([rid for rid, _ in ranked])
     hits = []
     for rid, total in ranked:
@@ -110,7 +114,8 @@ def build_hits(
                         for n in offered[:3]
                     ],
                     # the options for the change the specific evidence explains least
-                    suggested_options=_generic_suggestion(
+                    suggested_options=_build_suggestion(recipe, segments, edits)
+                    or _generic_suggestion(
                         rid, [segments[n] for n in sorted(offered, key=lambda n: top_score(units[n]))]
                     ),
                 )
@@ -150,6 +155,8 @@ def build_hits(
             # (a version read off one hunk beside a coordinate read off another would configure neither).
             if ex is not None and ex.recipe_id == rid and not suggested:
                 suggested = suggest_options(ex, seg.change)
+        if rid in BUILD_EDIT_IDS:  # read off the build file's structure: better than an example's alignment
+            suggested = _build_suggestion(recipe, segments, edits) or suggested
         if rid in GENERIC_IDS and not suggested:
             suggested = _generic_suggestion(rid, [segments[n] for n, _ in matches if n < len(segments)])
         hits.append(
@@ -164,6 +171,18 @@ def build_hits(
             )
         )
     return hits
+
+
+def _build_suggestion(
+    recipe: Recipe, segments: Sequence[Segment], edits: Sequence[Sequence[BuildEdit]]
+) -> dict[str, str]:
+    """A build edit recipe's options for the first segment with an edit it makes, cut to the options the
+    catalog lists for it."""
+    for seg, seg_edits in zip(segments, edits, strict=False):
+        options = edit_options(recipe.id, seg.change.kind, seg_edits)
+        if options:
+            return declared_only(options, [o.name for o in recipe.options])
+    return {}
 
 
 def _generic_suggestion(recipe_id: str, segments: Sequence[Segment]) -> dict[str, str]:

@@ -9,8 +9,9 @@ for some change, ahead of the runners-up.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
+from .build_edits import BUILD_DECAY
 from .scoring import Match, best_first, top_score
 
 # Tuned on the tune half of the labelled pr-cases (repositories 1, 3, 5, ... alphabetically; the other
@@ -41,6 +42,7 @@ def pick(
     covers: Sequence[Sequence[int]] | None = None,
     ancestors: Mapping[str, frozenset[str]] | None = None,
     fallbacks: Sequence[Sequence[str]] | None = None,
+    offered: Collection[tuple[int, str]] = (),
 ) -> list[tuple[str, float]]:
     """Greedy selection over the whole diff: a recipe's value is its best segment score weighted by how
     much of that segment is still uncovered, plus a little for every other segment it matches well.
@@ -48,7 +50,9 @@ def pick(
     ``covers`` says which segments each unit stands for: a segment itself, or for a PR-level description
     the segments it sums up, which a recipe it finds covers too (``WIDE_COVER``). ``ancestors`` (recipe →
     the composites that run it) exempts a picked composite's members from the decay it caused.
-    ``fallbacks`` (per unit: the generic recipes that can make its edit) go in by ``with_fallbacks``."""
+    ``fallbacks`` (per unit: the generic recipes that can make its edit) go in by ``with_fallbacks``.
+    ``offered``: (segment, recipe) pairs whose score the segment's build edit gave (``build_edits.offer``):
+    picking such a recipe decays that segment by ``BUILD_DECAY`` only."""
     weights = [1.0] * len(per_segment)
     # per segment: the composites picked that decayed it (a member of one is not covered by it)
     decayed_by: list[list[str]] = [[] for _ in per_segment]
@@ -91,7 +95,7 @@ def pick(
         for n, s in candidates.pop(rid):
             if s >= 0.85 * tops[n]:
                 best_for_some[-1] = True
-                weights[n] *= COVERAGE_DECAY
+                weights[n] *= BUILD_DECAY if (n, rid) in offered else COVERAGE_DECAY
                 if MEMBERS_KEEP:
                     decayed_by[n].append(rid)
                 if covers is not None and len(covers[n]) > 1:

@@ -24,7 +24,10 @@ above the dozen migrations that include it. Per segment the best recipes form a 
 recipes are picked greedily so the hits cover the diff's different changes (small distinct ones, a
 ``FROM`` line or a deleted file, included) rather than repeating the recipes of its largest file. After
 the recipes best for some change come the generic edit recipes of the changed files' kinds (``generic``:
-``ChangePropertyValue``, ``FindAndReplace``), for the edits no specific recipe makes.
+``ChangePropertyValue``, ``FindAndReplace``), for the edits no specific recipe makes. A build file's
+dependency and plugin edits, read from its structure (``build_edits``: a version bumped, a dependency added,
+removed or moved into ``<dependencyManagement>``), offer the recipe that makes each, with its options, just
+below the segment's best recipe.
 
 Per-hunk words never say "migration": a PR that moves javax imports to jakarta in eight files is, as a
 whole, what the catalog calls "Migrate to Jakarta EE". So the PR is also described as a whole
@@ -55,6 +58,7 @@ from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
 from . import umbrella
+from .build_edits import offer, segment_edits
 from .catalog import example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
@@ -126,6 +130,9 @@ def find_recipes_for_diff(
         texts = text_scores(phrases, pending)
         per_segment = [fuse(s.change, per_segment[n], texts[n], snap, phrases[n]) for n, s in enumerate(segments)]
 
+    edits = segment_edits(segments)
+    known = set(snap.recipe_ids)
+    offered = offer(per_segment, segments, edits, known)
     groups = [
         HunkGroup(file=seg.file, hunk=seg.hunk, kind=seg.change.kind, header=seg.header, recipes=recipes)
         for seg, scores in zip(segments, per_segment, strict=True)
@@ -139,7 +146,6 @@ def find_recipes_for_diff(
         if recipes := _group(scores):  # a description that met no recipe has nothing to show
             groups.append(HunkGroup(file=wide_files[-1], hunk=0, kind="pr", header=w.phrases[0], recipes=recipes))
 
-    known = set(snap.recipe_ids)
     # Composites several of whose steps each make one of the changes: one more unit each, for those changes.
     over = umbrella.umbrellas(per_segment, snap, known) if umbrella.UMBRELLA else []
     for u in over:
@@ -150,8 +156,8 @@ def find_recipes_for_diff(
     fallbacks = [generic_recipes(s.change, known, s.lines_above, s.file) for s in segments]
     fallbacks += [[] for _ in range(len(wide) + len(over))]
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * (len(wide) + len(over))
-    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks)
-    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks)
+    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks, offered)
+    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks, edits)
     hint = None
     if not hits:
         hint = "No recipe example resembles this diff; describe the change in words with find_recipes."

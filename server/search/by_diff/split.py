@@ -49,6 +49,11 @@ class Segment:
         is in."""
         return self.context[: self.above]
 
+    @property
+    def lines_below(self) -> list[str]:
+        """The unchanged lines after the change (none for a file's merged hunks: their context is not in order)."""
+        return self.context[self.above :] if self.hunk else []
+
 
 def split_diff(text: str, *, name: str = "PR diff") -> tuple[list[Segment], list[str], int, int]:
     """The diff's segments, what was skipped, and the counts of files and hunks seen.
