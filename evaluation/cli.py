@@ -89,6 +89,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
     doc = build_document(
         runs, cases, test_set=str(args.test_set), mode=args.mode, limit=args.limit, catalog=info, generated_at=now_iso()
     )
+    doc["embedding_backend"] = state.embedder.backend_name
     summary = render_summary(doc, cases)
     return _report(doc, summary, args.output)
 
@@ -117,6 +118,7 @@ def run_diff_search(args: argparse.Namespace) -> int:
     store.check_ready()
     doc = evaluate(store, state.embedder, cases, split=split)
     doc["set"] = args.case_set
+    doc["embedding_backend"] = state.embedder.backend_name
     summary = render(doc)
     return _report(doc, summary, args.output)
 

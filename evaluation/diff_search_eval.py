@@ -184,6 +184,9 @@ def render(doc: dict[str, Any]) -> str:
         )
     else:
         head = f"{doc['cases']} labelled PRs nobody tuned on, top {doc['limit']}"
+    if doc.get("embedding_backend"):
+        # ONNX and torch vectors agree to cosine 0.9999, which can swap recipes tied to the fourth decimal.
+        head += f"; embedding backend {doc['embedding_backend']}"
     lines = [
         head,
         f"{'system':<40} {'half':<8} {'cases':>5} {'R@5':>6} {'R@10':>6} {'nDCG@10':>8} {'MRR':>6} "

@@ -128,7 +128,7 @@ def render_summary(doc: Mapping[str, Any], cases: Sequence[RetrievalCase]) -> st
         f"Retrieval evaluation: {doc['test_set']}",
         f"{doc['cases']} cases, mode {doc['mode']}, top {doc['limit']}; catalog: "
         f"{doc['catalog'].get('recipes', '?')} recipes ({doc['catalog'].get('source', 'unknown source')}); "
-        f"{doc['generated_at']}",
+        f"{doc['generated_at']}; embedding backend {doc.get('embedding_backend') or '?'}",
         "",
         "Overall (macro-averaged over cases; latency per search call, query embedding included)",
     ]

@@ -72,3 +72,12 @@ def summary_doc(halves: dict[str, str], *, cases_per_half: int) -> dict:
         "halves": dict.fromkeys(names, half),
         "per_case": [row | {"id": case_id, "half": name} for case_id, name in halves.items()],
     }
+
+
+def test_the_summary_names_the_embedding_backend() -> None:
+    """Near-ties can swap between the ONNX and torch backends, so a report says which one ranked."""
+    from rewrite_assist.evaluation.diff_search_eval import held_out, render
+
+    doc = summary_doc({"ph01-alpha": held_out("ph01-alpha")}, cases_per_half=1)
+    assert "backend" not in render(doc)
+    assert "embedding backend onnx" in render(doc | {"embedding_backend": "onnx"})
