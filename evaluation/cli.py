@@ -90,7 +90,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
         runs, cases, test_set=str(args.test_set), mode=args.mode, limit=args.limit, catalog=info, generated_at=now_iso()
     )
     doc["embedding_backend"] = state.embedder.backend_name
-    summary = render_summary(doc, cases)
+    summary = render_summary(doc)
     return _report(doc, summary, args.output)
 
 

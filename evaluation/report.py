@@ -120,7 +120,7 @@ def _p(value: float) -> str:
     return "<0.001" if value < 0.001 else f"{value:.3f}"
 
 
-def render_summary(doc: Mapping[str, Any], cases: Sequence[RetrievalCase]) -> str:
+def render_summary(doc: Mapping[str, Any]) -> str:
     """The human-readable report for ``doc`` (as written next to the JSON, ``*_summary.txt``)."""
     systems: Mapping[str, Any] = doc["systems"]
     names = list(systems)
@@ -166,28 +166,26 @@ def render_summary(doc: Mapping[str, Any], cases: Sequence[RetrievalCase]) -> st
             rows.append(row)
         lines += _table(["group", *names], rows)
     primary = OURS if OURS in systems else names[0]
-    lines += ["", *_worst_cases(systems[primary]["cases"], cases, primary)]
+    lines += ["", *_worst_cases(systems[primary]["cases"], primary)]
     lines += ["", "Interpretation", *_interpret(doc, primary)]
     return "\n".join(lines) + "\n"
 
 
-def _worst_cases(case_rows: Sequence[Mapping[str, Any]], cases: Sequence[RetrievalCase], name: str) -> list[str]:
-    by_id = {c.id: c for c in cases}
+def _worst_cases(case_rows: Sequence[Mapping[str, Any]], name: str) -> list[str]:
+    """The weakest cases by id, with what came back and how many labelled recipes did not. The cases' text and
+    labels stay in the test set file (the dev set lives in ../shared and is not copied into a report)."""
     worst = sorted(case_rows, key=lambda c: (c["metrics"]["ndcg@10"], c["metrics"]["mrr"], c["id"]))[:WORST_CASES]
-    lines = [f"Worst {len(worst)} cases for {name} (by nDCG@10)"]
+    lines = [f"Worst {len(worst)} cases for {name} (by nDCG@10; read each case by its id in the test set)"]
     for row in worst:
-        case = by_id[row["id"]]
         m = row["metrics"]
         lines.append(
             f"- {row['id']} [{row['category']}/{row['kind']}] nDCG@10 {m['ndcg@10']:.2f}, "
-            f"R@5 {m['recall@5']:.2f}, RR {m['mrr']:.2f}: {case.intent}"
+            f"R@5 {m['recall@5']:.2f}, RR {m['mrr']:.2f}"
         )
-        returned = [f"{rid}{'*' * case.relevant.get(rid, 0)}" for rid in row["ranking"][:5]]
-        lines.append("    returned: " + ", ".join(returned or ["nothing"]))
-        missed = [f"{rid} (grade {g})" for rid, g in row["missed"].items()]
+        lines.append("    returned: " + ", ".join(row["ranking"][:5] or ["nothing"]))
+        missed = [f"{n} of grade {g}" for g, n in row["missed_by_grade"].items()]
         if missed:
             lines.append("    missing from the top {}: ".format(len(row["ranking"]) or "results") + ", ".join(missed))
-    lines.append("    (* = grade 1, ** = grade 2)")
     return lines
 
 
@@ -240,7 +238,7 @@ def _interpret(doc: Mapping[str, Any], primary: str) -> list[str]:
     rows: Sequence[Mapping[str, Any]] = systems[primary]["cases"]
     never = sum(1 for r in rows if r["metrics"]["mrr"] == 0)
     late = sum(1 for r in rows if 0 < r["metrics"]["mrr"] < 1)
-    unretrieved = sum(1 for r in rows for g in r["missed"].values() if g == 2)
+    unretrieved = sum(r["missed_by_grade"].get("2", 0) for r in rows)
     out.append(
         f"- Failure modes: {never} case(s) with no relevant recipe in the top {doc['limit']}, {late} with a "
         f"relevant recipe but not at rank 1; {unretrieved} grade-2 recipe(s) never reach the top {doc['limit']}."

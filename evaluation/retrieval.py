@@ -8,7 +8,7 @@ reference system (``baseline.py``) runs on the same catalog in the same process 
 from __future__ import annotations
 
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -39,11 +39,12 @@ class CaseResult:
     category: str
     kind: str
     half: str
-    queries: list[str]
+    # Counts, not the test set's text or labels: a report is committed, the dev set stays in ../shared.
+    query_count: int
     ranking: list[str]
     latency_ms: float
     metrics: dict[str, float]
-    missed: dict[str, int]
+    missed_by_grade: dict[str, int]
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -93,18 +94,18 @@ def run_system(system: System, cases: Sequence[RetrievalCase], *, mode: Mode, li
         ranking = system.search(queries, limit)
         latency = (time.perf_counter() - started) * 1000
         returned = set(ranking)
-        missed = {rid: g for rid, g in case.relevant.items() if g > 0 and rid not in returned}
+        missed = Counter(str(g) for rid, g in case.relevant.items() if g > 0 and rid not in returned)
         results.append(
             CaseResult(
                 id=case.id,
                 category=case.category,
                 kind=case.kind,
                 half=case.half,
-                queries=queries,
+                query_count=len(queries),
                 ranking=ranking,
                 latency_ms=round(latency, 2),
                 metrics=case_metrics(ranking, case.relevant),
-                missed=dict(sorted(missed.items(), key=lambda kv: (-kv[1], kv[0]))),
+                missed_by_grade=dict(sorted(missed.items(), reverse=True)),
             )
         )
     return SystemRun(system, results)

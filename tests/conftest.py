@@ -3,6 +3,7 @@ catalog ingested from the real docs snapshot, reused by every test that needs th
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -22,6 +23,18 @@ def shared_data_dir() -> Path:
 
 def docs_snapshot() -> Path:
     return shared_data_dir() / "openrewrite-docs" / "recipes.tar.gz"
+
+
+def dev_text(case_id: str, index: int = 0) -> str:
+    """A retrieval dev case's intent (``index`` 0) or its ``index``-th variation, read from
+    ``../shared/data/retrieval-dev/cases.jsonl``: the dev set is evaluation data and is not copied into the repo."""
+    path = shared_data_dir() / "retrieval-dev" / "cases.jsonl"
+    if not path.exists():
+        pytest.skip(f"retrieval dev set not found at {path} (expected ../shared beside the checkout)")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and (case := json.loads(line))["id"] == case_id:
+            return str([case["intent"], *case.get("variations", [])][index])
+    raise LookupError(f"no case {case_id} in {path}")
 
 
 def require_snapshot() -> Path:

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import dev_text
 
 from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes, soft_max
 from rewrite_assist.server.search.legs import named_in
@@ -45,7 +46,7 @@ def test_named_in_finds_ids_and_class_names():
 
 @pytest.mark.slow
 def test_expansion_lifts_the_composite_that_includes_the_top_hit(catalog, embedder):
-    query = ["replace ExpectedException rule with assertThrows", "JUnit 4 expected exception rule to JUnit 5"]
+    query = [dev_text("q045", 1), "JUnit 4 expected exception rule to JUnit 5"]  # "replace ExpectedException ..."
     with_graph = [h.id for h in find_recipes(catalog, embedder, query, limit=10).hits]
     without = dataclasses.replace(DEFAULT_TUNING, expand_top=0)
     flat = [h.id for h in find_recipes(catalog, embedder, query, limit=10, tuning=without).hits]

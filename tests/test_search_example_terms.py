@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import dev_text
 
 from rewrite_assist.ingestion.pipeline import MODEL_KEY
 from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes, preload, scored_pool
@@ -23,12 +24,20 @@ from rewrite_assist.server.search.legs.example_terms import (
 from rewrite_assist.server.search.snapshot import snapshot_for
 
 OFF = dataclasses.replace(DEFAULT_TUNING, example_terms_weight=0.0)
-EXCLUSIONS = "Add an <exclusions> entry so commons-logging is no longer pulled in transitively by spring-core"
-RENAMED = "Method OrderService.fetchAll() renamed to findAll() together with all its call sites"
+
+
+def exclusions() -> str:
+    """Dev case q018: add an ``<exclusions>`` entry (a phrase that quotes one code word)."""
+    return dev_text("q018")
+
+
+def renamed() -> str:
+    """Dev case q129: a method renamed, old and new names quoted."""
+    return dev_text("q129")
 
 
 def test_code_tokens_are_the_quoted_code_not_the_words() -> None:
-    assert code_tokens(EXCLUSIONS) == {"exclusions"}  # "commons-logging" and "entry" are words of the sentence
+    assert code_tokens(exclusions()) == {"exclusions"}  # "commons-logging" and "entry" are words of the sentence
     assert code_tokens("migrate JUnit 4 tests to JUnit 5") == set()
     # backticks quote code even when the word alone looks like English; dotted names whole and in parts
     assert {"compile", "implementation"} <= code_tokens("Replace `compile` with `implementation`")
@@ -36,7 +45,7 @@ def test_code_tokens_are_the_quoted_code_not_the_words() -> None:
 
 
 def test_sided_tokens_follow_the_direction_of_the_phrase() -> None:
-    sides = sided_tokens(RENAMED)
+    sides = sided_tokens(renamed())
     assert sides["fetchall"] == REMOVED and sides["findall"] == ADDED
     assert sides["all"] == REMOVED | ADDED  # on both sides: says nothing of the direction
     became = sided_tokens("<java.version>17</java.version> in pom.xml became 21")
@@ -53,8 +62,8 @@ def test_direction_reads_became() -> None:
 @pytest.mark.slow
 def test_the_leg_finds_the_recipe_whose_example_shows_the_quoted_tag(catalog, embedder) -> None:
     # ExcludeDependency is described as excluding a dependency; only its example adds ``<exclusions>``
-    with_leg = [h.id for h in find_recipes(catalog, embedder, EXCLUSIONS, limit=10).hits]
-    without = [h.id for h in find_recipes(catalog, embedder, EXCLUSIONS, limit=10, tuning=OFF).hits]
+    with_leg = [h.id for h in find_recipes(catalog, embedder, exclusions(), limit=10).hits]
+    without = [h.id for h in find_recipes(catalog, embedder, exclusions(), limit=10, tuning=OFF).hits]
     assert "org.openrewrite.maven.ExcludeDependency" in with_leg[:3]
     assert "org.openrewrite.maven.ExcludeDependency" not in without
 
@@ -69,15 +78,15 @@ def test_a_token_on_the_wrong_side_of_the_example_is_no_match(catalog) -> None:
     # UseMatchingInsteadOfFindAll's example removes ``findAll``: it is not what a query adding it asks for
     matching = "org.openrewrite.gradle.gradle9.UseMatchingInsteadOfFindAll"
     assert matching in snapshot.rows
-    (wants,) = example_terms_leg(terms, snapshot, [RENAMED], None, DEFAULT_TUNING)
+    (wants,) = example_terms_leg(terms, snapshot, [renamed()], None, DEFAULT_TUNING)
     (drops,) = example_terms_leg(terms, snapshot, ["findAll() calls removed"], None, DEFAULT_TUNING)
     assert matching in drops and drops[matching] > wants.get(matching, 0.0)
 
 
 @pytest.mark.slow
 def test_the_leg_serves_one_phrase_searches_only(catalog, embedder) -> None:
-    one = scored_pool(catalog, embedder, EXCLUSIONS, DEFAULT_TUNING)
-    several = scored_pool(catalog, embedder, [EXCLUSIONS, "exclude a transitive dependency"], DEFAULT_TUNING)
+    one = scored_pool(catalog, embedder, exclusions(), DEFAULT_TUNING)
+    several = scored_pool(catalog, embedder, [exclusions(), "exclude a transitive dependency"], DEFAULT_TUNING)
     assert "example_terms" in {leg.name for leg in one.legs}
     assert "example_terms" not in {leg.name for leg in several.legs}
     assert one.candidates["org.openrewrite.maven.ExcludeDependency"].evidence["example_terms"][0] == 1.0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import dev_text
 
 from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.search.hybrid import DEFAULT_TUNING, find_recipes
@@ -55,7 +56,7 @@ def test_direction_reads_pr_descriptions_in_the_past_tense_and_passive() -> None
     replaced = direction("Replaced text blocks with regular strings")
     assert replaced.source == direction("Replace text block with regular string").source and replaced.strong
     # "add A so that B": A is what the query wants to see, not the reason after it
-    add = direction("Add an <exclusions> entry so commons-logging is no longer pulled in")
+    add = direction(dev_text("q018").split(" transitively")[0])  # the sentence without "transitively by ..."
     assert "exclusion" in add.target and not {"common", "pull"} & add.target and not add.source
     assert direction("Add exclusion").target == {"exclusion"}
 
@@ -158,7 +159,7 @@ def test_snapshot_knows_search_only_recipes_and_name_rarity(catalog) -> None:
 def test_a_plural_in_the_name_is_not_missing_from_the_query(catalog, embedder) -> None:
     # "Use HTTPS for repositories" says what "repository URLs ... from http:// to https://" asks; read as
     # "repositori" against "repository" its name looked mostly unsaid, and the search-only finder came first
-    query = "Repository URLs in pom.xml and build.gradle changed from http:// to https://"
+    query = dev_text("q096")  # repository URLs moved from http to https
     snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
     use_https = snapshot.rows["org.openrewrite.maven.security.UseHttpsForRepositories"].facts
     assert features(use_https, query_intents([query]), snapshot.name_idf)[0] < 0.5
@@ -167,7 +168,7 @@ def test_a_plural_in_the_name_is_not_missing_from_the_query(catalog, embedder) -
 
 @pytest.mark.slow
 def test_a_query_that_adds_is_not_answered_first_by_a_recipe_that_removes_it(catalog, embedder) -> None:
-    query = "Add an <exclusions> entry so commons-logging is no longer pulled in transitively by spring-core"
+    query = dev_text("q018")  # add an <exclusions> entry so commons-logging is no longer pulled in
     snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
     remove = snapshot.rows["org.openrewrite.maven.RemoveExclusion"].facts
     assert features(remove, query_intents([query]), snapshot.name_idf)[2] > 0.3  # against the query
