@@ -103,7 +103,7 @@ def _renamed(text: str, old: str) -> bool:
 def _hunk(kind: str, subject: str | None, old: str, new: str) -> tuple[Change, list[str]] | None:
     """A two-line hunk (and its context) making the change in a file of ``kind``: what ``describe`` reads."""
     old_kv, new_kv = _KEY_VALUE.fullmatch(old), _KEY_VALUE.fullmatch(new)
-    if old_kv and new_kv:  # "micronautVersion=3.9.4 changed to micronautVersion=4.2.0"
+    if old_kv and new_kv:  # "kotlinVersion=1.9.22 changed to kotlinVersion=2.0.0"
         subject, old, new = new_kv.group(1), old_kv.group(2), new_kv.group(2)
     tag = re.fullmatch(r"<([\w.\-]+)>([^<]*)</\1>", old)
     if tag:  # "<java.version>17</java.version> became 21"
