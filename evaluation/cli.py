@@ -50,10 +50,10 @@ def register(subparsers: Any) -> None:
     d.add_argument(
         "--set",
         dest="case_set",
-        choices=["pr-cases", "held-out", "held-out-2"],
+        choices=["pr-cases", "held-out", "held-out-2", "held-out-3"],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out, held-out-2: the fresh PR "
-        "sets written after the tuning (evaluation/data/pr-heldout*)",
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out, held-out-2, held-out-3: "
+        "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")
     d.set_defaults(func=run_diff_search)

@@ -81,3 +81,18 @@ def test_the_summary_names_the_embedding_backend() -> None:
     doc = summary_doc({"ph01-alpha": held_out("ph01-alpha")}, cases_per_half=1)
     assert "backend" not in render(doc)
     assert "embedding backend onnx" in render(doc | {"embedding_backend": "onnx"})
+
+
+def test_every_fresh_set_can_be_chosen_on_the_command_line() -> None:
+    """The CLI lists its --set choices literally (it stays light to import); they must name every fresh set."""
+    import argparse
+
+    from rewrite_assist.evaluation import cli
+    from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS
+
+    parser = argparse.ArgumentParser()
+    cli.register(parser.add_subparsers())
+    for name in ["pr-cases", *HELDOUT_SETS]:
+        assert parser.parse_args(["eval", "diff-search", "--set", name]).case_set == name
+    with pytest.raises(SystemExit):
+        parser.parse_args(["eval", "diff-search", "--set", "held-out-99"])
