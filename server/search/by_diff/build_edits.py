@@ -21,8 +21,22 @@ from dataclasses import dataclass, field
 
 from ...diffs.features import Change
 from ...diffs.words import XML_TAG
+from .build_properties import (
+    PropertyUse,
+    changed_properties,
+    gradle_java_level,
+    maven_java_edit,
+    property_uses,
+)
 from .scoring import Match, top_score
 from .split import Segment
+
+# The Java level set in a build file's own terms (the cross-build ``java.migrate.UpgradeJavaVersion`` after it
+# measured no better: the Java migrations that run it already rank for these lines).
+JAVA_RECIPES: dict[str, tuple[str, ...]] = {
+    "maven": ("org.openrewrite.maven.UpdateMavenProjectPropertyJavaVersion",),
+    "gradle": ("org.openrewrite.gradle.UpdateJavaCompatibility",),
+}
 
 # The one fixed table: which recipe makes each edit shape, per build kind. The catalog's option names say what a
 # recipe needs (groupId, artifactId, newVersion) but not which edit it makes (``AddDependency`` and
@@ -40,6 +54,11 @@ RECIPES: dict[tuple[str, str], tuple[str, ...]] = {
     ("maven", "plugin-added"): ("org.openrewrite.maven.AddPlugin",),
     ("maven", "plugin-removed"): ("org.openrewrite.maven.RemovePlugin",),
     ("maven", "parent-version"): ("org.openrewrite.maven.UpgradeParentVersion",),
+    # a ``<properties>`` version no line of the diff uses: the recipe still makes it, told the coordinates
+    ("maven", "property-version"): ("org.openrewrite.maven.UpgradeDependencyVersion",),
+    ("maven", "java-version"): JAVA_RECIPES["maven"],
+    ("maven", "compiler-release"): ("org.openrewrite.maven.UseMavenCompilerPluginReleaseConfiguration",),
+    ("gradle", "java-version"): JAVA_RECIPES["gradle"],
     ("gradle", "dependency-version"): ("org.openrewrite.gradle.UpgradeDependencyVersion",),
     ("gradle", "dependency-added"): ("org.openrewrite.gradle.AddDependency",),
     ("gradle", "dependency-removed"): ("org.openrewrite.gradle.RemoveDependency",),
@@ -72,6 +91,7 @@ class BuildEdit:
 
     shape: str
     options: dict[str, str] = field(default_factory=dict)
+    note: str | None = None  # what the evidence says of it, where the options alone do not
 
 
 # --- Maven ---------------------------------------------------------------------------------------------------
@@ -355,28 +375,79 @@ def _ext_open(above: Sequence[str]) -> bool:
 # --- both ----------------------------------------------------------------------------------------------------
 
 
-def build_edits(seg: Segment, properties: Mapping[str, str] = {}, before: Managed = OUTSIDE) -> list[BuildEdit]:
-    """The build edits of one segment (none outside Maven poms and Gradle build scripts)."""
+def build_edits(
+    seg: Segment,
+    properties: Mapping[str, str] = {},
+    before: Managed = OUTSIDE,
+    uses: Mapping[str, Sequence[PropertyUse]] = {},
+) -> list[BuildEdit]:
+    """The build edits of one segment (none outside Maven poms and Gradle build scripts). ``uses``: per
+    property, the elements of the same pom whose version it is."""
     change = seg.change
     if change.deleted_file or change.new_file:
         return []
     if change.kind == "maven":
-        return maven_edits(change, seg.lines_above, seg.lines_below, properties, before)
+        edits = maven_edits(change, seg.lines_above, seg.lines_below, properties, before)
+        return edits + property_edits(change.removed, change.added, uses)
     if change.kind == "gradle" and seg.file.endswith((".gradle", ".gradle.kts")):
-        return gradle_edits(change, seg.lines_above)
+        edits = gradle_edits(change, seg.lines_above)
+        if JAVA_EDITS and (level := gradle_java_level(change.removed, change.added)) is not None:
+            edits.append(BuildEdit("java-version", {"version": level}))
+        return edits
     return []
+
+
+# Read versions set through a pom's properties (False: only the elements' own versions).
+PROPERTY_EDITS = True
+# ... and the Java level of a pom's properties and compiler plugin, or of a Gradle script's compatibility and
+# toolchain. Off: on the fresh PR sets it brought grade-2 labels in but no recall, and on the tune half the Java
+# property recipe displaced the generic property edit in one PR.
+JAVA_EDITS = False
+
+
+def property_edits(
+    removed: Sequence[str], added: Sequence[str], uses: Mapping[str, Sequence[PropertyUse]]
+) -> list[BuildEdit]:
+    """The edits of a pom hunk's property lines: a version property changed is the version of the dependencies
+    and plugins that use it (without them, a dependency version told only the new version); a Java level
+    property or compiler element changed is the project's Java level, ``source``/``target`` dropped for
+    ``release`` the compiler plugin's release configuration."""
+    edits: list[BuildEdit] = []
+    for name, value in changed_properties(removed, added).items() if PROPERTY_EDITS else ():
+        users = uses.get(name, ())
+        for use in users:
+            coordinates = {"groupId": use.group, "artifactId": use.artifact, "newVersion": value}
+            edits.append(BuildEdit(f"{use.tag}-version", coordinates, note=f"${{{name}}} set to {value}"))
+        if not users:
+            note = f"property {name} set to {value}; no dependency in the diff uses it: give its coordinates"
+            edits.append(BuildEdit("property-version", {"newVersion": value}, note=note))
+    level, to_release = maven_java_edit(removed, added) if JAVA_EDITS else (None, False)
+    if level is not None:
+        edits.append(BuildEdit("java-version", {"version": level}))
+    if to_release:
+        edits.append(BuildEdit("compiler-release", {"releaseVersion": level} if level else {}))
+    return edits
 
 
 def segment_edits(segments: Sequence[Segment]) -> list[list[BuildEdit]]:
     """Each segment's build edits. A pom's segments are read in order, so a change deep inside
     ``<dependencyManagement>`` (its opening tag above the lines git shows) is still known as managed; the
-    properties a PR's poms set resolve ``${x.version}``."""
+    properties a PR's poms set resolve ``${x.version}``, and every line a pom shows (either side) says which
+    elements use a property."""
     properties = pom_properties(s.change for s in segments if s.change.kind == "maven")
+    shown: dict[str, list[str]] = {}
+    for seg in segments:
+        if seg.change.kind == "maven":
+            lines = shown.setdefault(seg.file, [])
+            # the new side first: a property's users after the PR lead its options
+            lines += [*seg.lines_above, *seg.change.added, *seg.lines_below]
+            lines += [*seg.lines_above, *seg.change.removed, *seg.lines_below]
+    uses = {path: property_uses(lines) for path, lines in shown.items()}
     managed: dict[str, Managed] = {}
     out = []
     for seg in segments:
         before = managed.get(seg.file, OUTSIDE)
-        out.append(build_edits(seg, properties, before))
+        out.append(build_edits(seg, properties, before, uses.get(seg.file, {})))
         if seg.change.kind == "maven" and seg.hunk:
             managed[seg.file] = managed_after([*seg.lines_above, *seg.change.added, *seg.lines_below], before)
     return out
@@ -417,7 +488,8 @@ def offer(
     if BUILD_SHARE <= 0:
         return raised
     for at, (scores, seg, seg_edits) in enumerate(zip(per_segment, segments, edits, strict=True)):
-        rids = edit_recipes(seg.change.kind, seg_edits, known)
+        kind = seg.change.kind
+        rids = edit_recipes(kind, seg_edits, known)
         if not rids:
             continue
         score = BUILD_SHARE * top_score(scores)
@@ -425,10 +497,16 @@ def offer(
             score *= NEXT_EDIT if n else 1.0  # the segment's first edit first (see ``edit_recipes``)
             match = scores.get(rid)
             if match is None:
-                scores[rid] = Match(score, 0.0, None, [])
+                scores[rid] = Match(score, 0.0, None, [], _note(rid, kind, seg_edits))
             elif match.score < score:
                 match.score = score
+                match.phrase = match.phrase or _note(rid, kind, seg_edits)
             else:
                 continue
             raised.add((at, rid))
     return raised
+
+
+def _note(recipe_id: str, kind: str, edits: Sequence[BuildEdit]) -> str | None:
+    """What the evidence says of the first edit this recipe makes, where its options alone do not."""
+    return next((e.note for e in edits if recipe_id in RECIPES.get((kind, e.shape), ())), None)
