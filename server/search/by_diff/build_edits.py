@@ -1,6 +1,7 @@
 """Dependency and plugin edits of Maven and Gradle builds, read from the build file's structure: a dependency
 added, removed, its version or configuration changed, swapped for another, moved into ``<dependencyManagement>``;
-a plugin's version changed; an ``ext``/``extra`` property changed. Each shape has one catalog recipe that makes
+a plugin's version changed, on the element or through the pom property it uses (``build_properties``); an
+``ext``/``extra`` property changed. Each shape has one catalog recipe that makes
 it when given options (``maven.UpgradeDependencyVersion`` with groupId, artifactId, newVersion), and the edit
 itself says those options.
 
