@@ -24,6 +24,7 @@ from ...diffs import features
 from ...diffs.features import Change, in_managed_section, lines_above, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
+from .anchors import recipe_anchors
 from .syntax import construct_tokens
 from .upgrades import UpgradeIndex, upgrade_index
 
@@ -62,6 +63,8 @@ class ExampleSnapshot:
     construct_postings: dict[str, np.ndarray] = field(default_factory=dict)
     construct_idf: dict[str, float] = field(default_factory=dict)
     construct_weights: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
+    # recipe → the words it is named after that each of its examples changes (``anchors.recipe_anchors``)
+    anchors: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -258,6 +261,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             # presets have their own rule (``scoring._presets``), the same comparison for one step
             upgrade_index(recipe_lists, keep=set(recipe_ids) - presets.keys()),
             *constructs,
+            recipe_anchors(examples, composites=recipe_lists.keys()),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -57,7 +57,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
-from . import umbrella
+from . import anchors, umbrella
 from .build_edits import offer, segment_edits
 from .catalog import example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
@@ -129,6 +129,9 @@ def find_recipes_for_diff(
     if W_TEXT > 0:
         texts = text_scores(phrases, pending)
         per_segment = [fuse(s.change, per_segment[n], texts[n], snap, phrases[n]) for n, s in enumerate(segments)]
+    # A recipe named after what its examples all change (``LABEL``), where the diff mentions none of it.
+    mentioned = anchors.diff_words(text)
+    per_segment = [anchors.demote_unanchored(scores, mentioned, snap.anchors) for scores in per_segment]
 
     edits = segment_edits(segments)
     known = set(snap.recipe_ids)

@@ -1,0 +1,74 @@
+"""Anchors: what a recipe is named after and every one of its examples changes, which the PR must mention.
+
+``docker.AddOrUpdateLabel`` is named after ``LABEL`` and each of its examples changes a ``LABEL`` line;
+``docker.AddUserInstruction`` the same with ``USER``. Their examples still resemble any Dockerfile hunk (same
+file kind, same shapes), so without more they fill places in a Dockerfile PR that has no label or user at all.
+A recipe's anchors are the words of its id that every one of its examples changes (removed or added) and that
+few recipes' examples change at all (``MAX_RECIPES``): a word the recipe is about, not a word every build file
+has. When the whole diff (any line, context included) mentions none of them, the recipe's evidence there is
+weighed by ``UNANCHORED``.
+
+Not anchored: a composite (it makes its steps' changes, whose words it need not share), and the words of an
+example's option values (a generic recipe configured for the example: ``ChangePropertyKey`` with ``foo``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from ...catalog.examples import StoredExample
+from ...catalog.store import identifier_words
+from ...diffs.features import words
+
+if TYPE_CHECKING:  # scoring reads the snapshot this module helps build
+    from .scoring import Match
+
+# Measured on the two fresh PR sets and the tune half of the pr-cases (development data).
+UNANCHORED = 0.5  # a recipe none of whose anchors the diff mentions: its score times this
+MAX_RECIPES = 60  # a word changed by the examples of more recipes than this anchors none of them
+
+
+def recipe_anchors(examples: Iterable[StoredExample], composites: Collection[str]) -> dict[str, frozenset[str]]:
+    """Per recipe with examples, not a composite: the words of its id that all its examples change, rare
+    among the examples' changed words, and not words of the examples' option values."""
+    per_recipe: dict[str, list[StoredExample]] = defaultdict(list)
+    for ex in examples:
+        per_recipe[ex.recipe_id].append(ex)
+    changed = {
+        rid: [ex.change.tokens_removed | ex.change.tokens_added for ex in exs] for rid, exs in per_recipe.items()
+    }
+    spread: Counter[str] = Counter()
+    for token_sets in changed.values():
+        spread.update(set().union(*token_sets))
+    out: dict[str, frozenset[str]] = {}
+    for rid, token_sets in sorted(changed.items()):
+        if rid in composites:
+            continue
+        configured = {w for ex in per_recipe[rid] for value in ex.parameters.values() for w in words(str(value))}
+        shared = set.intersection(*token_sets) & set(words(identifier_words(rid)))
+        anchors = {t for t in shared - configured if spread[t] <= MAX_RECIPES and not any(c.isdigit() for c in t)}
+        if anchors:
+            out[rid] = frozenset(anchors)
+    return out
+
+
+def diff_words(text: str) -> frozenset[str]:
+    """Every word of the diff, on any line (context and file names included)."""
+    return frozenset(words(text))
+
+
+def demote_unanchored(
+    scores: dict[str, Match], mentioned: Collection[str], anchors: Mapping[str, frozenset[str]]
+) -> dict[str, Match]:
+    """``scores`` with each recipe none of whose anchors ``mentioned`` holds weighed by ``UNANCHORED``."""
+    if UNANCHORED >= 1.0 or not anchors:
+        return scores
+    out = dict(scores)
+    for rid, match in scores.items():
+        own = anchors.get(rid)
+        if own is not None and own.isdisjoint(mentioned):
+            out[rid] = dataclasses.replace(match, score=match.score * UNANCHORED)
+    return out
