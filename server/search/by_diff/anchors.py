@@ -10,6 +10,12 @@ weighed by ``UNANCHORED``.
 
 Not anchored: a composite (it makes its steps' changes, whose words it need not share), and the words of an
 example's option values (a generic recipe configured for the example: ``ChangePropertyKey`` with ``foo``).
+
+A recipe's package can name a framework too (``org.apache.camel.upgrade``, ``org.openrewrite.java.micronaut``):
+a word of the package is a framework word when at least ``FAMILY_SHARE`` of the recipes under packages with that
+word, that have examples, change it in them (``micronaut``: their examples edit ``io.micronaut`` names), and at
+most ``FAMILY_MAX`` recipes sit there (``java`` is everywhere, no framework). Every recipe under such a package,
+composites included, needs one of its package's framework words in the diff, or is weighed by ``UNANCHORED``.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ if TYPE_CHECKING:  # scoring reads the snapshot this module helps build
 # Measured on the two fresh PR sets and the tune half of the pr-cases (development data).
 UNANCHORED = 0.5  # a recipe none of whose anchors the diff mentions: its score times this
 MAX_RECIPES = 60  # a word changed by the examples of more recipes than this anchors none of them
+FAMILY_SHARE = 0.5  # a package word the examples of this share of its recipes change is a framework word
+FAMILY_MAX = 300  # ... among at most this many recipes (the package words of more name no framework)
+FAMILY_EXAMPLES = 3  # ... and at least this many of them with examples (the share needs some to count)
 
 
 def recipe_anchors(examples: Iterable[StoredExample], composites: Collection[str]) -> dict[str, frozenset[str]]:
@@ -55,20 +64,47 @@ def recipe_anchors(examples: Iterable[StoredExample], composites: Collection[str
     return out
 
 
+def package_words(recipe_id: str) -> set[str]:
+    """The words of a recipe's package (``org.apache.camel.upgrade`` → apache, camel, upgrade), no versions."""
+    package = recipe_id.rsplit(".", 1)[0]
+    return {w for w in words(identifier_words(package)) if len(w) > 2 and not any(c.isdigit() for c in w)}
+
+
+def framework_anchors(examples: Iterable[StoredExample], recipe_ids: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Per recipe whose package names a framework: its package's framework words (see the module)."""
+    changed: dict[str, set[str]] = defaultdict(set)
+    for ex in examples:
+        changed[ex.recipe_id] |= ex.change.tokens_removed | ex.change.tokens_added
+    ids = sorted(set(recipe_ids))
+    family: dict[str, list[str]] = defaultdict(list)
+    for rid in ids:
+        for word in package_words(rid):
+            family[word].append(rid)
+    framework: set[str] = set()
+    for word, members in family.items():
+        shown = [word in changed[rid] for rid in members if rid in changed]
+        if len(members) <= FAMILY_MAX and len(shown) >= FAMILY_EXAMPLES and sum(shown) >= FAMILY_SHARE * len(shown):
+            framework.add(word)
+    return {rid: frozenset(own) for rid in ids if (own := package_words(rid) & framework)}
+
+
 def diff_words(text: str) -> frozenset[str]:
     """Every word of the diff, on any line (context and file names included)."""
     return frozenset(words(text))
 
 
 def demote_unanchored(
-    scores: dict[str, Match], mentioned: Collection[str], anchors: Mapping[str, frozenset[str]]
+    scores: dict[str, Match], mentioned: Collection[str], *anchor_maps: Mapping[str, frozenset[str]]
 ) -> dict[str, Match]:
-    """``scores`` with each recipe none of whose anchors ``mentioned`` holds weighed by ``UNANCHORED``."""
-    if UNANCHORED >= 1.0 or not anchors:
+    """``scores`` with each recipe weighed by ``UNANCHORED`` for each of ``anchor_maps`` (recipe → anchors) in
+    which ``mentioned`` holds none of its anchors."""
+    if UNANCHORED >= 1.0:
         return scores
     out = dict(scores)
     for rid, match in scores.items():
-        own = anchors.get(rid)
-        if own is not None and own.isdisjoint(mentioned):
-            out[rid] = dataclasses.replace(match, score=match.score * UNANCHORED)
+        missed = sum(
+            1 for anchors in anchor_maps if (own := anchors.get(rid)) is not None and own.isdisjoint(mentioned)
+        )
+        if missed:
+            out[rid] = dataclasses.replace(match, score=match.score * UNANCHORED**missed)
     return out

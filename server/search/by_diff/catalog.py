@@ -24,7 +24,7 @@ from ...diffs import features
 from ...diffs.features import Change, in_managed_section, lines_above, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
-from .anchors import recipe_anchors
+from .anchors import framework_anchors, recipe_anchors
 from .syntax import construct_tokens
 from .upgrades import UpgradeIndex, upgrade_index
 
@@ -65,6 +65,8 @@ class ExampleSnapshot:
     construct_weights: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
     # recipe → the words it is named after that each of its examples changes (``anchors.recipe_anchors``)
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)
+    # recipe → the framework words its package names (``anchors.framework_anchors``)
+    frameworks: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -262,6 +264,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             upgrade_index(recipe_lists, keep=set(recipe_ids) - presets.keys()),
             *constructs,
             recipe_anchors(examples, composites=recipe_lists.keys()),
+            framework_anchors(examples, [*recipe_ids, *parents, *(p for ps in parents.values() for p in ps)]),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -129,9 +129,10 @@ def find_recipes_for_diff(
     if W_TEXT > 0:
         texts = text_scores(phrases, pending)
         per_segment = [fuse(s.change, per_segment[n], texts[n], snap, phrases[n]) for n, s in enumerate(segments)]
-    # A recipe named after what its examples all change (``LABEL``), where the diff mentions none of it.
+    # A recipe named after what its examples all change (``LABEL``), or under a framework's package (``camel``),
+    # where the diff mentions none of it.
     mentioned = anchors.diff_words(text)
-    per_segment = [anchors.demote_unanchored(scores, mentioned, snap.anchors) for scores in per_segment]
+    per_segment = [anchors.demote_unanchored(s, mentioned, snap.anchors, snap.frameworks) for s in per_segment]
 
     edits = segment_edits(segments)
     known = set(snap.recipe_ids)
