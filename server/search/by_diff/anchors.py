@@ -89,8 +89,8 @@ def framework_anchors(examples: Iterable[StoredExample], recipe_ids: Iterable[st
 
 
 def diff_words(text: str) -> frozenset[str]:
-    """Every word of the diff, on any line (context and file names included)."""
-    return frozenset(words(text))
+    """Every word of the diff, on any line (context and file names included; a repeated line read once)."""
+    return frozenset(w for line in dict.fromkeys(text.split("\n")) for w in words(line))
 
 
 def demote_unanchored(
