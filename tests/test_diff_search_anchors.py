@@ -9,7 +9,13 @@ import pytest
 from rewrite_assist.server.catalog.examples import StoredExample
 from rewrite_assist.server.diffs.features import Change
 from rewrite_assist.server.search.by_diff import anchors
-from rewrite_assist.server.search.by_diff.anchors import demote_unanchored, diff_words, recipe_anchors
+from rewrite_assist.server.search.by_diff.anchors import (
+    demote_unanchored,
+    diff_words,
+    enclosing_element,
+    hunk_elements,
+    recipe_anchors,
+)
 from rewrite_assist.server.search.by_diff.catalog import example_snapshot
 from rewrite_assist.server.search.by_diff.scoring import Match
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
@@ -93,3 +99,29 @@ def test_a_dockerfile_pr_without_labels_ranks_the_label_recipe_lower(catalog, em
     demoted = rank("ARG BUILD=1")
     monkeypatch.setattr(anchors, "UNANCHORED", 1.0)
     assert rank("ARG BUILD=1") < demoted
+
+
+def test_the_enclosing_element_is_the_innermost_one_the_lines_above_leave_open() -> None:
+    dependency = [
+        "  <dependencies>",
+        "    <dependency>",
+        "      <groupId>org.slf4j</groupId>",
+        "      <artifactId>x</artifactId>",
+    ]
+    assert enclosing_element(dependency) == "dependency"
+    closed = ["    </dependency>", "    <dependency/>", "    <!-- pinned -->"]
+    assert enclosing_element([*dependency, *closed]) == "dependencies"
+    assert enclosing_element(["    <version>1</version>"]) is None  # a hunk's context that closes what it opens
+    assert hunk_elements(["  <properties>", "    <a.version>1</a.version>"]) == anchors.THROUGH_PROPERTIES
+
+
+def test_a_property_bump_demotes_the_project_version_change_but_not_a_dependency_upgrade(snap) -> None:
+    project = "org.openrewrite.maven.ChangeProjectVersion"
+    upgrade = "org.openrewrite.maven.UpgradeDependencyVersion"
+    assert snap.elements[project] == {"project"}
+    assert "dependency" in snap.elements[upgrade]
+    scores = {project: Match(1.0, 0.5, None, []), upgrade: Match(1.0, 0.5, None, [])}
+    above = ["  <properties>", "    <java.version>17</java.version>"]
+    out = demote_unanchored(scores, hunk_elements(above), snap.elements)
+    assert out[project].score == pytest.approx(anchors.UNANCHORED)
+    assert out[upgrade].score == 1.0  # a dependency's version can live in a property

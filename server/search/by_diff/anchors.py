@@ -16,18 +16,26 @@ a word of the package is a framework word when at least ``FAMILY_SHARE`` of the 
 word, that have examples, change it in them (``micronaut``: their examples edit ``io.micronaut`` names), and at
 most ``FAMILY_MAX`` recipes sit there (``java`` is everywhere, no framework). Every recipe under such a package,
 composites included, needs one of its package's framework words in the diff, or is weighed by ``UNANCHORED``.
+
+In a Maven file the element a change sits in is the change: ``maven.ChangeProjectVersion``'s example bumps a
+``<version>`` inside ``<project>``, a dependency bump's ``<version>`` sits inside ``<dependency>``, a property's
+inside ``<properties>``. A recipe all of whose examples are Maven files, each changing (not only adding: an
+added element goes wherever it is missing) inside a known element, is weighed by ``UNANCHORED`` in a Maven hunk
+whose lines above show it inside another element; a hunk in ``<properties>`` counts as the dependency, plugin or
+parent whose version a property can hold (``THROUGH_PROPERTIES``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...catalog.examples import StoredExample
 from ...catalog.store import identifier_words
-from ...diffs.features import words
+from ...diffs.features import lines_above, words
 
 if TYPE_CHECKING:  # scoring reads the snapshot this module helps build
     from .scoring import Match
@@ -37,6 +45,9 @@ UNANCHORED = 0.5  # a recipe none of whose anchors the diff mentions: its score 
 MAX_RECIPES = 60  # a word changed by the examples of more recipes than this anchors none of them
 FAMILY_SHARE = 0.5  # a package word the examples of this share of its recipes change is a framework word
 FAMILY_MAX = 300  # ... among at most this many recipes (the package words of more name no framework)
+# A Maven hunk in ``<properties>`` changes what a property holds: a version a dependency, plugin or parent reads
+# through it, or a value of its own.
+THROUGH_PROPERTIES = frozenset({"properties", "dependency", "plugin", "parent"})
 FAMILY_EXAMPLES = 3  # ... and at least this many of them with examples (the share needs some to count)
 
 
@@ -86,6 +97,56 @@ def framework_anchors(examples: Iterable[StoredExample], recipe_ids: Iterable[st
         if len(members) <= FAMILY_MAX and len(shown) >= FAMILY_EXAMPLES and sum(shown) >= FAMILY_SHARE * len(shown):
             framework.add(word)
     return {rid: frozenset(own) for rid in ids if (own := package_words(rid) & framework)}
+
+
+_TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-]*)[^<>]*?(/?)>")
+
+
+def enclosing_element(above: Sequence[str]) -> str | None:
+    """The XML element the lines above a change leave open, innermost first (``dependency``); None when they
+    close every element they open (a hunk's few context lines often do)."""
+    closed: Counter[str] = Counter()
+    for line in reversed(above):
+        for match in reversed(list(_TAG.finditer(line))):
+            end, name, empty = match.groups()
+            if empty:
+                continue
+            if end:
+                closed[name] += 1
+            elif closed[name]:
+                closed[name] -= 1
+            else:
+                return name
+    return None
+
+
+def hunk_elements(above: Sequence[str]) -> frozenset[str]:
+    """The elements a Maven hunk's change may act on (``enclosing_element``; ``THROUGH_PROPERTIES`` for a
+    property), none when its lines above do not show."""
+    element = enclosing_element(above)
+    if element is None:
+        return frozenset()
+    return THROUGH_PROPERTIES if element == "properties" else frozenset({element})
+
+
+def element_anchors(
+    examples: Iterable[StoredExample], texts: Mapping[tuple[str, int], tuple[str, str]], composites: Collection[str]
+) -> dict[str, frozenset[str]]:
+    """Per recipe, not a composite, all of whose examples are Maven files whose whole text (``texts``: before,
+    after) shows the element each change sits in: those elements."""
+    per_recipe: dict[str, list[str | None]] = defaultdict(list)
+    for ex in examples:
+        before, after = texts.get((ex.recipe_id, ex.ordinal), ("", ""))
+        text = before if ex.change.removed else after
+        # an example that only adds makes its element where it is missing: it could sit anywhere
+        known = ex.change.kind == "maven" and ex.change.removed and text
+        found = enclosing_element(lines_above(text, ex.change)) if known else None
+        per_recipe[ex.recipe_id].append(found)
+    return {
+        rid: frozenset(e for e in found if e is not None)
+        for rid, found in sorted(per_recipe.items())
+        if rid not in composites and None not in found
+    }
 
 
 def diff_words(text: str) -> frozenset[str]:

@@ -24,7 +24,7 @@ from ...diffs import features
 from ...diffs.features import Change, in_managed_section, lines_above, looks_like_version, pair_lines, words
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
-from .anchors import framework_anchors, recipe_anchors
+from .anchors import element_anchors, framework_anchors, recipe_anchors
 from .syntax import construct_tokens
 from .upgrades import UpgradeIndex, upgrade_index
 
@@ -67,6 +67,8 @@ class ExampleSnapshot:
     anchors: dict[str, frozenset[str]] = field(default_factory=dict)
     # recipe → the framework words its package names (``anchors.framework_anchors``)
     frameworks: dict[str, frozenset[str]] = field(default_factory=dict)
+    # recipe → the XML elements its (Maven) examples change inside (``anchors.element_anchors``)
+    elements: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -204,6 +206,10 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             )
             managed_texts = {(rid, n): (before or "", after or "") for rid, n, before, after in cur.fetchall()}
             cur.execute(
+                "SELECT recipe_id, ordinal, before_text, after_text FROM recipe_examples WHERE file_kind = 'maven'"
+            )
+            maven_texts = {(rid, n): (before or "", after or "") for rid, n, before, after in cur.fetchall()}
+            cur.execute(
                 "SELECT id, data->'recipe_list' FROM recipes WHERE availability = 'docs' "
                 "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) = 1 ORDER BY id"
             )
@@ -265,6 +271,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             *constructs,
             recipe_anchors(examples, composites=recipe_lists.keys()),
             framework_anchors(examples, [*recipe_ids, *parents, *(p for ps in parents.values() for p in ps)]),
+            element_anchors(examples, maven_texts, composites=recipe_lists.keys()),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

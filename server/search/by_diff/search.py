@@ -133,6 +133,13 @@ def find_recipes_for_diff(
     # where the diff mentions none of it.
     mentioned = anchors.diff_words(text)
     per_segment = [anchors.demote_unanchored(s, mentioned, snap.anchors, snap.frameworks) for s in per_segment]
+    # ... or one changing Maven elements other than the one this Maven hunk sits in (``<project>``'s version).
+    per_segment = [
+        anchors.demote_unanchored(scores, elements, snap.elements)
+        if s.change.kind == "maven" and (elements := anchors.hunk_elements(s.lines_above))
+        else scores
+        for s, scores in zip(segments, per_segment, strict=True)
+    ]
 
     edits = segment_edits(segments)
     known = set(snap.recipe_ids)
