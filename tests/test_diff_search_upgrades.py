@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rewrite_assist.server.diffs.words import describe
+from rewrite_assist.server.search.by_diff import anchors as diff_anchors
 from rewrite_assist.server.search.by_diff import catalog as diff_catalog
 from rewrite_assist.server.search.by_diff import scoring as diff_scoring
 from rewrite_assist.server.search.by_diff import upgrades
@@ -105,5 +106,6 @@ def test_the_upgrade_to_the_version_the_diff_moves_to_ranks_near_the_top(
     assert other not in ids or ids.index(other) > ids.index(upgrade), ids
     # Without the coordinate steps the upgrade falls back (or out): the lever is what placed it.
     monkeypatch.setattr(diff_scoring, "UPGRADE", 0.0)
+    monkeypatch.setattr(diff_anchors, "UNANCHORED", 1.0)  # the steps alone: the anchors also move other recipes
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, diff, limit=10).hits]
     assert upgrade not in without[:4], without
