@@ -11,7 +11,7 @@ weighed by ``UNANCHORED``.
 Not anchored: a composite (it makes its steps' changes, whose words it need not share), and the words of an
 example's option values (a generic recipe configured for the example: ``ChangePropertyKey`` with ``foo``).
 
-A recipe's package can name a framework too (``org.apache.camel.upgrade``, ``org.openrewrite.java.micronaut``):
+A recipe's package can name a framework too (``org.openrewrite.java.micronaut``, ``java.logging.logback``):
 a word of the package is a framework word when at least ``FAMILY_SHARE`` of the recipes under packages with that
 word, that have examples, change it in them (``micronaut``: their examples edit ``io.micronaut`` names), and at
 most ``FAMILY_MAX`` recipes sit there (``java`` is everywhere, no framework). Every recipe under such a package,
