@@ -1,7 +1,6 @@
 """The diff search's property edits (``by_diff.build_properties`` through ``build_edits``): a version set in a
-pom's ``<properties>`` is the version of the dependencies and plugins that use it, a Java level property or
-compiler element (or a Gradle compatibility/toolchain line) is the project's Java level, and each offers the
-catalog recipe that makes it with its options."""
+pom's ``<properties>`` is the version of the dependencies and plugins that use it, and offers the catalog recipe
+that makes it with its options; a Java level property is not a dependency's version."""
 
 from __future__ import annotations
 
@@ -16,9 +15,6 @@ from rewrite_assist.server.search.by_diff.build_edits import RECIPES, property_e
 from rewrite_assist.server.search.by_diff.build_properties import (
     PropertyUse,
     changed_properties,
-    gradle_java_level,
-    java_level,
-    maven_java_edit,
     property_uses,
 )
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
@@ -49,8 +45,7 @@ def fresh_case(name: str) -> Path:
     pytest.skip(f"fresh PR case {name} not found")
 
 
-def test_a_property_is_the_version_of_the_elements_that_use_it(monkeypatch) -> None:
-    monkeypatch.setattr(be, "JAVA_EDITS", True)
+def test_a_property_is_the_version_of_the_elements_that_use_it() -> None:
     uses = property_uses(POM)
     assert uses == {
         "log4j.version": [PropertyUse("dependency", "org.apache.logging.log4j", "log4j-core")],
@@ -80,60 +75,25 @@ def test_a_property_is_the_version_of_the_elements_that_use_it(monkeypatch) -> N
     # the Java level properties are the Java level's, not a dependency's
     java = (["<java.version>11</java.version>"], ["<java.version>17</java.version>"])
     assert changed_properties(*java) == {}
-    assert [(e.shape, e.options) for e in property_edits(*java, {})] == [("java-version", {"version": "17"})]
-    monkeypatch.setattr(be, "JAVA_EDITS", False)  # measured, and off by default
     assert property_edits(*java, {}) == []
 
 
-def test_the_java_level_of_a_pom_and_of_a_gradle_script() -> None:
-    assert [java_level(v) for v in ("1.8", "11", "1_8", "${java.version}")] == ["8", "11", "8", None]
-    # source/target for release: the level, and the compiler plugin's release configuration
-    removed = [
-        "<maven.compiler.source>1.8</maven.compiler.source>",
-        "<maven.compiler.target>1.8</maven.compiler.target>",
-    ]
-    assert maven_java_edit(removed, ["<maven.compiler.release>11</maven.compiler.release>"]) == ("11", True)
-    # ... the compiler plugin's own elements dropped (the level set elsewhere)
-    assert maven_java_edit(["<source>${java.version}</source>", "<target>${java.version}</target>"], []) == (
-        None,
-        True,
-    )
-    # the same level written in other words is no level change
-    assert maven_java_edit(["<java.version>1.8</java.version>"], ["<java.version>8</java.version>"]) == (None, False)
-    toolchain = (
-        ["        languageVersion.set(JavaLanguageVersion.of(17))"],
-        ["        languageVersion.set(JavaLanguageVersion.of(21))"],
-    )
-    assert gradle_java_level(*toolchain) == "21"
-    assert gradle_java_level(["sourceCompatibility = '11'"], ["sourceCompatibility = '17'"]) == "17"
-    assert (
-        gradle_java_level(
-            ["sourceCompatibility = JavaVersion.VERSION_1_8"], ["java.sourceCompatibility = JavaVersion.VERSION_11"]
-        )
-        == "11"
-    )
-    assert gradle_java_level(["version = '1.0'"], ["version = '1.1'"]) is None
-
-
-def test_a_pom_property_resolves_through_other_hunks_of_the_same_file(monkeypatch) -> None:
+def test_a_pom_property_resolves_through_other_hunks_of_the_same_file() -> None:
     """The property changes in one hunk, the dependencies that use it show in another."""
-    monkeypatch.setattr(be, "JAVA_EDITS", True)
     segments, *_ = split_diff(fresh_case("ph04-spring-boot-3-migration").read_text())
     found = [(e.shape, e.options) for edits in segment_edits(segments) for e in edits]
     assert (
         "dependency-version",
         {"groupId": "org.springdoc", "artifactId": "springdoc-openapi-starter-webmvc-ui", "newVersion": "2.5.0"},
     ) in found
-    assert ("java-version", {"version": "17"}) in found
 
 
 def test_the_property_recipes_are_in_the_catalog_and_declare_the_options_offered(catalog) -> None:
     known = set(diff_catalog.example_snapshot(catalog).recipe_ids)
     samples = {
         ("maven", "property-version"): {"newVersion"},
-        ("maven", "java-version"): {"version"},
-        ("maven", "compiler-release"): {"releaseVersion"},
-        ("gradle", "java-version"): {"version"},
+        ("maven", "dependency-version"): {"groupId", "artifactId", "newVersion"},
+        ("maven", "plugin-version"): {"groupId", "artifactId", "newVersion"},
     }
     recipes = catalog.get_recipes([rid for key in samples for rid in RECIPES[key]])
     for key, options in samples.items():
@@ -146,18 +106,17 @@ def test_the_property_recipes_are_in_the_catalog_and_declare_the_options_offered
 @pytest.mark.parametrize(
     ("case", "recipe", "options"),
     [
-        (
-            "ph02-java17-maven-docker-ci",
-            "org.openrewrite.maven.UpdateMavenProjectPropertyJavaVersion",
-            {"version": "17"},
-        ),
         ("pq11-log4j-2-17-1", "org.openrewrite.maven.UpgradeDependencyVersion", {"newVersion": "2.17.1"}),
+        (
+            "ph04-spring-boot-3-migration",
+            "org.openrewrite.maven.UpgradeDependencyVersion",
+            {"groupId": "org.springdoc", "newVersion": "2.5.0"},
+        ),
     ],
 )
 def test_real_prs_get_the_property_recipe_with_its_options(
     catalog, embedder, monkeypatch, case: str, recipe: str, options: dict[str, str]
 ) -> None:
-    monkeypatch.setattr(be, "JAVA_EDITS", True)  # off by default; the ph02 case reads it
     path = str(fresh_case(case))
     hits = {h.id: h for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits}
     assert recipe in hits, list(hits)
@@ -165,6 +124,5 @@ def test_real_prs_get_the_property_recipe_with_its_options(
     assert {k: suggested.get(k) for k in options} == options, suggested
     # the lever: without reading properties the recipe ranks lower, or not at all
     monkeypatch.setattr(be, "PROPERTY_EDITS", False)
-    monkeypatch.setattr(be, "JAVA_EDITS", False)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
     assert recipe not in without or without.index(recipe) > list(hits).index(recipe), without

@@ -25,19 +25,10 @@ from ...diffs.words import XML_TAG
 from .build_properties import (
     PropertyUse,
     changed_properties,
-    gradle_java_level,
-    maven_java_edit,
     property_uses,
 )
 from .scoring import Match, top_score
 from .split import Segment
-
-# The Java level set in a build file's own terms (the cross-build ``java.migrate.UpgradeJavaVersion`` after it
-# measured no better: the Java migrations that run it already rank for these lines).
-JAVA_RECIPES: dict[str, tuple[str, ...]] = {
-    "maven": ("org.openrewrite.maven.UpdateMavenProjectPropertyJavaVersion",),
-    "gradle": ("org.openrewrite.gradle.UpdateJavaCompatibility",),
-}
 
 # The one fixed table: which recipe makes each edit shape, per build kind. The catalog's option names say what a
 # recipe needs (groupId, artifactId, newVersion) but not which edit it makes (``AddDependency`` and
@@ -57,9 +48,6 @@ RECIPES: dict[tuple[str, str], tuple[str, ...]] = {
     ("maven", "parent-version"): ("org.openrewrite.maven.UpgradeParentVersion",),
     # a ``<properties>`` version no line of the diff uses: the recipe still makes it, told the coordinates
     ("maven", "property-version"): ("org.openrewrite.maven.UpgradeDependencyVersion",),
-    ("maven", "java-version"): JAVA_RECIPES["maven"],
-    ("maven", "compiler-release"): ("org.openrewrite.maven.UseMavenCompilerPluginReleaseConfiguration",),
-    ("gradle", "java-version"): JAVA_RECIPES["gradle"],
     ("gradle", "dependency-version"): ("org.openrewrite.gradle.UpgradeDependencyVersion",),
     ("gradle", "dependency-added"): ("org.openrewrite.gradle.AddDependency",),
     ("gradle", "dependency-removed"): ("org.openrewrite.gradle.RemoveDependency",),
@@ -391,28 +379,19 @@ def build_edits(
         edits = maven_edits(change, seg.lines_above, seg.lines_below, properties, before)
         return edits + property_edits(change.removed, change.added, uses)
     if change.kind == "gradle" and seg.file.endswith((".gradle", ".gradle.kts")):
-        edits = gradle_edits(change, seg.lines_above)
-        if JAVA_EDITS and (level := gradle_java_level(change.removed, change.added)) is not None:
-            edits.append(BuildEdit("java-version", {"version": level}))
-        return edits
+        return gradle_edits(change, seg.lines_above)
     return []
 
 
 # Read versions set through a pom's properties (False: only the elements' own versions).
 PROPERTY_EDITS = True
-# ... and the Java level of a pom's properties and compiler plugin, or of a Gradle script's compatibility and
-# toolchain. Off: on the fresh PR sets it brought grade-2 labels in but no recall, and on the tune half the Java
-# property recipe displaced the generic property edit in one PR.
-JAVA_EDITS = False
 
 
 def property_edits(
     removed: Sequence[str], added: Sequence[str], uses: Mapping[str, Sequence[PropertyUse]]
 ) -> list[BuildEdit]:
     """The edits of a pom hunk's property lines: a version property changed is the version of the dependencies
-    and plugins that use it (without them, a dependency version told only the new version); a Java level
-    property or compiler element changed is the project's Java level, ``source``/``target`` dropped for
-    ``release`` the compiler plugin's release configuration."""
+    and plugins that use it (without them, a dependency version told only the new version)."""
     edits: list[BuildEdit] = []
     for name, value in changed_properties(removed, added).items() if PROPERTY_EDITS else ():
         users = uses.get(name, ())
@@ -422,11 +401,6 @@ def property_edits(
         if not users:
             note = f"property {name} set to {value}; no dependency in the diff uses it: give its coordinates"
             edits.append(BuildEdit("property-version", {"newVersion": value}, note=note))
-    level, to_release = maven_java_edit(removed, added) if JAVA_EDITS else (None, False)
-    if level is not None:
-        edits.append(BuildEdit("java-version", {"version": level}))
-    if to_release:
-        edits.append(BuildEdit("compiler-release", {"releaseVersion": level} if level else {}))
     return edits
 
 
