@@ -37,6 +37,19 @@ def dev_text(case_id: str, index: int = 0) -> str:
     raise LookupError(f"no case {case_id} in {path}")
 
 
+# The fresh PR sets whose one blind reading is spent (development data since); a later set stays out of tests.
+SPENT_PR_SETS = ("pr-heldout", "pr-heldout2")
+
+
+def spent_pr_case(name: str) -> Path:
+    """The ``pr.diff`` of a case of a spent fresh PR set (``SPENT_PR_SETS``)."""
+    for folder in SPENT_PR_SETS:
+        path = REPO_ROOT / "evaluation" / "data" / folder / name / "pr.diff"
+        if path.exists():
+            return path
+    raise LookupError(f"no case {name} in {SPENT_PR_SETS}")
+
+
 def require_snapshot() -> Path:
     path = docs_snapshot()
     if not path.exists():

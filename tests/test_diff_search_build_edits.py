@@ -4,10 +4,8 @@ place in the ranking (just below a segment's best recipe)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from conftest import REPO_ROOT
+from conftest import spent_pr_case
 
 from rewrite_assist.server.diffs.features import Change
 from rewrite_assist.server.search.by_diff import build_edits as be
@@ -23,14 +21,6 @@ from rewrite_assist.server.search.by_diff.build_edits import (
 )
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 from rewrite_assist.server.search.by_diff.split import split_diff
-
-
-def fresh_case(name: str) -> Path:
-    """A PR of the fresh labelled set (development data since its one blind measurement)."""
-    path = REPO_ROOT / "evaluation" / "data" / "pr-heldout" / name / "pr.diff"
-    if not path.exists():
-        pytest.skip(f"fresh PR case not found at {path}")
-    return path
 
 
 def shapes(edits: list[BuildEdit]) -> list[tuple[str, dict[str, str]]]:
@@ -187,7 +177,7 @@ def test_gradle_dependency_plugin_and_extra_property_edits() -> None:
 def test_a_pom_change_deep_inside_dependency_management_is_known_as_managed() -> None:
     """The BOM imported a dozen lines below ``<dependencyManagement>``: git shows no opening tag above it, the
     pom's earlier segment does."""
-    text = fresh_case("ph19-maven-plugin-and-bom-cleanup").read_text()
+    text = spent_pr_case("ph19-maven-plugin-and-bom-cleanup").read_text()
     segments, *_ = split_diff(text)
     found = {
         (e.shape, e.options.get("artifactId") or e.options.get("artifactPattern"))
@@ -215,6 +205,7 @@ def test_every_build_edit_recipe_is_in_the_catalog_and_declares_the_options_offe
         ("gradle", "dependency-added"): {"groupId", "artifactId", "configuration", "version"},
         ("gradle", "plugin-version"): {"pluginIdPattern", "newVersion"},
         ("gradle", "extra-property"): {"key", "value"},
+        ("maven", "property-version"): {"newVersion"},
     }
     for key, options in samples.items():
         for rid in RECIPES[key]:
@@ -227,42 +218,58 @@ def test_every_build_edit_recipe_is_in_the_catalog_and_declares_the_options_offe
 
 
 @pytest.mark.parametrize(
-    ("case", "recipe", "options"),
+    ("case", "recipe", "options", "lever"),
     [
         (
             "ph21-spring-boot-3-3-bump",
             "org.openrewrite.gradle.UpgradeDependencyVersion",
             {"groupId": "org.springdoc", "artifactId": "springdoc-openapi-starter-webmvc-ui", "newVersion": "2.6.0"},
+            ("BUILD_SHARE", 0.0),
         ),
         (
             "ph09-gradle-7-configurations",
             "org.openrewrite.gradle.ChangeDependencyConfiguration",
             {"groupId": "io.dropwizard", "artifactId": "dropwizard-core", "newConfiguration": "implementation"},
+            ("BUILD_SHARE", 0.0),
         ),
         (
             "ph18-drop-guava",
             "org.openrewrite.maven.RemoveDependency",
             {"groupId": "com.google.guava", "artifactId": "guava"},
+            ("BUILD_SHARE", 0.0),
+        ),
+        # a version bumped in ``<properties>`` (no dependency in the diff uses it: the version alone)
+        (
+            "pq11-log4j-2-17-1",
+            "org.openrewrite.maven.UpgradeDependencyVersion",
+            {"newVersion": "2.17.1"},
+            ("PROPERTY_EDITS", False),
+        ),
+        (
+            "pq03-boot-2-7-config",
+            "org.openrewrite.maven.UpgradeDependencyVersion",
+            {"newVersion": "1.7.0"},
+            ("PROPERTY_EDITS", False),
         ),
     ],
 )
 def test_real_prs_get_the_build_edit_recipe_with_its_options(
-    catalog, embedder, monkeypatch, case: str, recipe: str, options: dict[str, str]
+    catalog, embedder, monkeypatch, case: str, recipe: str, options: dict[str, str], lever: tuple[str, object]
 ) -> None:
-    path = str(fresh_case(case))
+    path = str(spent_pr_case(case))
     hits = {h.id: h for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits}
     assert recipe in hits, list(hits)
     suggested = hits[recipe].suggested_options
     assert {k: suggested.get(k) for k in options} == options, suggested
-    # the lever: without the offer the recipe ranks lower, or not at all
-    monkeypatch.setattr(be, "BUILD_SHARE", 0.0)
+    # the lever: without it the recipe ranks lower, or not at all
+    monkeypatch.setattr(be, *lever)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
     assert recipe not in without or without.index(recipe) > list(hits).index(recipe), without
 
 
 def test_a_pr_without_build_edits_ranks_as_before(catalog, embedder, monkeypatch) -> None:
     """A wrapper bump touches no dependency or plugin: the offer changes nothing."""
-    path = str(fresh_case("ph01-gradle-wrapper-8-10"))
+    path = str(spent_pr_case("ph01-gradle-wrapper-8-10"))
     with_offer = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
     monkeypatch.setattr(be, "BUILD_SHARE", 0.0)
     assert [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits] == with_offer

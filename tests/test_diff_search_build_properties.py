@@ -1,23 +1,18 @@
 """The diff search's property edits (``by_diff.build_properties`` through ``build_edits``): a version set in a
 pom's ``<properties>`` is the version of the dependencies and plugins that use it, and offers the catalog recipe
-that makes it with its options; a Java level property is not a dependency's version."""
+that makes it with its options; a Java level property is not a dependency's version. Real PRs: beside the other build
+edits' in test_diff_search_build_edits."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from conftest import spent_pr_case
 
-import pytest
-from conftest import REPO_ROOT
-
-from rewrite_assist.server.search.by_diff import build_edits as be
-from rewrite_assist.server.search.by_diff import catalog as diff_catalog
-from rewrite_assist.server.search.by_diff.build_edits import RECIPES, property_edits, segment_edits
+from rewrite_assist.server.search.by_diff.build_edits import property_edits, segment_edits
 from rewrite_assist.server.search.by_diff.build_properties import (
     PropertyUse,
     changed_properties,
     property_uses,
 )
-from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 from rewrite_assist.server.search.by_diff.split import split_diff
 
 POM = [
@@ -34,15 +29,6 @@ POM = [
     "            <version>${surefire.version}</version>",
     "        </plugin>",
 ]
-
-
-def fresh_case(name: str) -> Path:
-    """A PR of a spent fresh labelled set (development data since its one blind measurement)."""
-    for folder in ("pr-heldout", "pr-heldout2"):
-        path = REPO_ROOT / "evaluation" / "data" / folder / name / "pr.diff"
-        if path.exists():
-            return path
-    pytest.skip(f"fresh PR case {name} not found")
 
 
 def test_a_property_is_the_version_of_the_elements_that_use_it() -> None:
@@ -80,49 +66,9 @@ def test_a_property_is_the_version_of_the_elements_that_use_it() -> None:
 
 def test_a_pom_property_resolves_through_other_hunks_of_the_same_file() -> None:
     """The property changes in one hunk, the dependencies that use it show in another."""
-    segments, *_ = split_diff(fresh_case("ph04-spring-boot-3-migration").read_text())
+    segments, *_ = split_diff(spent_pr_case("ph04-spring-boot-3-migration").read_text())
     found = [(e.shape, e.options) for edits in segment_edits(segments) for e in edits]
     assert (
         "dependency-version",
         {"groupId": "org.springdoc", "artifactId": "springdoc-openapi-starter-webmvc-ui", "newVersion": "2.5.0"},
     ) in found
-
-
-def test_the_property_recipes_are_in_the_catalog_and_declare_the_options_offered(catalog) -> None:
-    known = set(diff_catalog.example_snapshot(catalog).recipe_ids)
-    samples = {
-        ("maven", "property-version"): {"newVersion"},
-        ("maven", "dependency-version"): {"groupId", "artifactId", "newVersion"},
-        ("maven", "plugin-version"): {"groupId", "artifactId", "newVersion"},
-    }
-    recipes = catalog.get_recipes([rid for key in samples for rid in RECIPES[key]])
-    for key, options in samples.items():
-        for rid in RECIPES[key]:
-            assert rid in known
-            declared = {o.name for o in recipes[rid].options}
-            assert options <= declared, (rid, options - declared)
-
-
-@pytest.mark.parametrize(
-    ("case", "recipe", "options"),
-    [
-        ("pq11-log4j-2-17-1", "org.openrewrite.maven.UpgradeDependencyVersion", {"newVersion": "2.17.1"}),
-        (
-            "ph04-spring-boot-3-migration",
-            "org.openrewrite.maven.UpgradeDependencyVersion",
-            {"groupId": "org.springdoc", "newVersion": "2.5.0"},
-        ),
-    ],
-)
-def test_real_prs_get_the_property_recipe_with_its_options(
-    catalog, embedder, monkeypatch, case: str, recipe: str, options: dict[str, str]
-) -> None:
-    path = str(fresh_case(case))
-    hits = {h.id: h for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits}
-    assert recipe in hits, list(hits)
-    suggested = hits[recipe].suggested_options
-    assert {k: suggested.get(k) for k in options} == options, suggested
-    # the lever: without reading properties the recipe ranks lower, or not at all
-    monkeypatch.setattr(be, "PROPERTY_EDITS", False)
-    without = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=10).hits]
-    assert recipe not in without or without.index(recipe) > list(hits).index(recipe), without

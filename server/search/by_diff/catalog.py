@@ -25,6 +25,7 @@ from ...diffs.features import Change, in_managed_section, lines_above, looks_lik
 from ..priors import is_generated_fragment
 from ..snapshot import snapshot_for
 from .anchors import element_anchors, framework_anchors, recipe_anchors
+from .steps import StepIndex, step_index
 from .syntax import construct_tokens
 from .upgrades import UpgradeIndex, upgrade_index
 
@@ -69,6 +70,8 @@ class ExampleSnapshot:
     frameworks: dict[str, frozenset[str]] = field(default_factory=dict)
     # recipe → the XML elements its (Maven) examples change inside (``anchors.element_anchors``)
     elements: dict[str, frozenset[str]] = field(default_factory=dict)
+    # the renames, moves and removals each composite's steps configure (``steps.step_index``)
+    steps: StepIndex = field(default_factory=StepIndex)
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -272,6 +275,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             recipe_anchors(examples, composites=recipe_lists.keys()),
             framework_anchors(examples, [*recipe_ids, *parents, *(p for ps in parents.values() for p in ps)]),
             element_anchors(examples, maven_texts, composites=recipe_lists.keys()),
+            steps=step_index(recipe_lists),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -46,6 +46,7 @@ segment keeps its names.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -57,14 +58,14 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
-from . import anchors, umbrella
+from . import anchors, steps, umbrella
 from .build_edits import offer, segment_edits
-from .catalog import example_snapshot
+from .catalog import ExampleSnapshot, example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
 from .pick import pick
-from .scoring import W_TEXT, Match, best_first, embed_segments, fuse, score_segment
+from .scoring import W_TEXT, Match, best_first, demotion, embed_segments, fuse, score_segment, top_score
 from .split import Segment, split_diff
 
 __all__ = ["DiffSearchHit", "DiffSearchResult", "Evidence", "GroupHit", "HunkGroup", "find_recipes_for_diff"]
@@ -129,6 +130,11 @@ def find_recipes_for_diff(
     if W_TEXT > 0:
         texts = text_scores(phrases, pending)
         per_segment = [fuse(s.change, per_segment[n], texts[n], snap, phrases[n]) for n, s in enumerate(segments)]
+    known = set(snap.recipe_ids)
+    edits = segment_edits(segments)
+    # Build edits are offered at the segment's own strength, before the anchors below weigh down the recipes
+    # that make a change the diff lacks (a property bump's best match is often ``ChangeProjectVersion``).
+    offered = offer(per_segment, segments, edits, known)
     # A recipe named after what its examples all change (``LABEL``), or under a framework's package (``camel``),
     # where the diff mentions none of it.
     mentioned = anchors.diff_words(text)
@@ -140,10 +146,8 @@ def find_recipes_for_diff(
         else scores
         for s, scores in zip(segments, per_segment, strict=True)
     ]
-
-    edits = segment_edits(segments)
-    known = set(snap.recipe_ids)
-    offered = offer(per_segment, segments, edits, known)
+    if STEPS:
+        lift_composites(per_segment, segments, snap, known)
     groups = [
         HunkGroup(file=seg.file, hunk=seg.hunk, kind=seg.change.kind, header=seg.header, recipes=recipes)
         for seg, scores in zip(segments, per_segment, strict=True)
@@ -181,6 +185,28 @@ def find_recipes_for_diff(
         skipped=skipped,
         hint=hint,
     )
+
+
+STEPS = True  # rank the composites whose configured steps the diff shows (``steps``)
+
+
+def lift_composites(
+    per_segment: list[dict[str, Match]], segments: list[Segment], snap: ExampleSnapshot, known: set[str]
+) -> None:
+    """Composites whose configured renames, moves and removals the diff shows (``steps``), scored in each
+    segment they explain around its best recipe: the one explaining most of the diff highest."""
+    files = steps.shown_files([s.file for s in segments], [s.change for s in segments], [s.context for s in segments])
+    # a republished copy would take a slot its canonical recipe should have
+    found = steps.explained(snap.steps, files, known - snap.copies)
+    for n, shares in enumerate(steps.scores(found, len(segments))):
+        top = top_score(per_segment[n])
+        for rid, share in shares.items():
+            score = top * share * demotion(rid, snap)
+            current = per_segment[n].get(rid)
+            if current is None:
+                per_segment[n][rid] = Match(score, 0.0, None, [])
+            elif score > current.score:
+                per_segment[n][rid] = dataclasses.replace(current, score=score)
 
 
 def _group(scores: dict[str, Match]) -> list[GroupHit]:
