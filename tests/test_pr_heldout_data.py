@@ -1,6 +1,6 @@
-"""The fresh PR held-out sets (evaluation/data/pr-heldout/ and pr-heldout2/): every case the labeller was handed
-through READY is complete and self-consistent, so a count or a file list in case.json can not drift from the diff
-it describes. Both sets share one layout, so one parametrised test covers them."""
+"""The fresh PR held-out sets (evaluation/data/pr-heldout/, pr-heldout2/ and pr-heldout3/): every case the
+labeller was handed through READY is complete and self-consistent, so a count or a file list in case.json can not
+drift from the diff it describes. All sets share one layout, so one parametrised test covers them."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 from unidiff import PatchSet
 
 DATA = Path(__file__).resolve().parents[1] / "evaluation" / "data"
-# folder -> the id prefix its cases carry (ph: first fresh set, pq: second, written after the first was used)
-SETS = {"pr-heldout": "ph", "pr-heldout2": "pq"}
+# folder -> the id prefix its cases carry (ph: first fresh set, pq: second, pt: third; each written after
+# the sets before it had been used to improve the search)
+SETS = {"pr-heldout": "ph", "pr-heldout2": "pq", "pr-heldout3": "pt"}
 KEYS = {
     "case_id",
     "pr_title",
