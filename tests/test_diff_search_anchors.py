@@ -10,14 +10,14 @@ from rewrite_assist.server.catalog.examples import StoredExample
 from rewrite_assist.server.diffs.features import Change
 from rewrite_assist.server.search.by_diff import anchors
 from rewrite_assist.server.search.by_diff.anchors import (
-    demote_unanchored,
     diff_words,
     enclosing_element,
     hunk_elements,
     recipe_anchors,
+    unanchored,
 )
 from rewrite_assist.server.search.by_diff.catalog import example_snapshot
-from rewrite_assist.server.search.by_diff.scoring import Match
+from rewrite_assist.server.search.by_diff.scoring import Match, weighed
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 
 LABEL = "org.openrewrite.docker.AddOrUpdateLabel"
@@ -84,10 +84,12 @@ def test_the_catalog_anchors_dockerfile_instructions_and_framework_packages(snap
 
 def test_a_recipe_is_demoted_only_where_the_diff_mentions_none_of_its_anchors(snap) -> None:
     scores = {LABEL: Match(2.0, 0.5, None, []), "org.openrewrite.docker.ChangeFrom": Match(1.0, 0.5, None, [])}
-    without = demote_unanchored(scores, diff_words(_dockerfile_diff("ARG BUILD=1")), snap.anchors, snap.frameworks)
+    mentioned = diff_words(_dockerfile_diff("ARG BUILD=1"))
+    without = weighed(scores, unanchored(scores, mentioned, snap.anchors, snap.frameworks))
     assert without[LABEL].score == pytest.approx(2.0 * anchors.UNANCHORED)
     assert without["org.openrewrite.docker.ChangeFrom"].score == 1.0  # its FROM is in the hunk's header
-    kept = demote_unanchored(scores, diff_words(_dockerfile_diff("LABEL team=core")), snap.anchors, snap.frameworks)
+    mentioned = diff_words(_dockerfile_diff("LABEL team=core"))
+    kept = weighed(scores, unanchored(scores, mentioned, snap.anchors, snap.frameworks))
     assert kept[LABEL].score == 2.0  # a label anywhere in the diff, context included, keeps it
 
 
@@ -122,6 +124,6 @@ def test_a_property_bump_demotes_the_project_version_change_but_not_a_dependency
     assert "dependency" in snap.elements[upgrade]
     scores = {project: Match(1.0, 0.5, None, []), upgrade: Match(1.0, 0.5, None, [])}
     above = ["  <properties>", "    <java.version>17</java.version>"]
-    out = demote_unanchored(scores, hunk_elements(above), snap.elements)
+    out = weighed(scores, unanchored(scores, hunk_elements(above), snap.elements))
     assert out[project].score == pytest.approx(anchors.UNANCHORED)
     assert out[upgrade].score == 1.0  # a dependency's version can live in a property

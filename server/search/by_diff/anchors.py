@@ -27,18 +27,13 @@ parent whose version a property can hold (``THROUGH_PROPERTIES``).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from ...catalog.examples import StoredExample
 from ...catalog.store import identifier_words
 from ...diffs.features import lines_above, words
-
-if TYPE_CHECKING:  # scoring reads the snapshot this module helps build
-    from .scoring import Match
 
 # Measured on the two fresh PR sets and the tune half of the pr-cases (development data).
 UNANCHORED = 0.5  # a recipe none of whose anchors the diff mentions: its score times this
@@ -154,18 +149,16 @@ def diff_words(text: str) -> frozenset[str]:
     return frozenset(w for line in dict.fromkeys(text.split("\n")) for w in words(line))
 
 
-def demote_unanchored(
-    scores: dict[str, Match], mentioned: Collection[str], *anchor_maps: Mapping[str, frozenset[str]]
-) -> dict[str, Match]:
-    """``scores`` with each recipe weighed by ``UNANCHORED`` for each of ``anchor_maps`` (recipe → anchors) in
-    which ``mentioned`` holds none of its anchors."""
+def unanchored(
+    recipe_ids: Iterable[str], mentioned: Collection[str], *anchor_maps: Mapping[str, frozenset[str]]
+) -> dict[str, float]:
+    """The weight of each of these recipes that ``mentioned`` holds none of the anchors of in one or more of
+    ``anchor_maps`` (recipe → anchors): ``UNANCHORED`` per map it misses (the others are not listed)."""
     if UNANCHORED >= 1.0:
-        return scores
-    out = dict(scores)
-    for rid, match in scores.items():
-        missed = sum(
-            1 for anchors in anchor_maps if (own := anchors.get(rid)) is not None and own.isdisjoint(mentioned)
-        )
+        return {}
+    out: dict[str, float] = {}
+    for rid in recipe_ids:
+        missed = sum(1 for each in anchor_maps if (own := each.get(rid)) is not None and own.isdisjoint(mentioned))
         if missed:
-            out[rid] = dataclasses.replace(match, score=match.score * UNANCHORED**missed)
+            out[rid] = UNANCHORED**missed
     return out

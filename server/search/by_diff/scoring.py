@@ -83,6 +83,13 @@ def top_score(scores: Mapping[str, Match]) -> float:
     return max((m.score for m in scores.values()), default=0.0)
 
 
+def weighed(scores: Mapping[str, Match], weights: Mapping[str, float]) -> dict[str, Match]:
+    """``scores`` with each recipe's score times its weight in ``weights`` (the recipes not there as they are)."""
+    return {
+        rid: dataclasses.replace(m, score=m.score * weights[rid]) if rid in weights else m for rid, m in scores.items()
+    }
+
+
 _SHAPE_VERBS = {
     "only-added": ("add",),
     "only-removed": ("remove", "delete"),

@@ -65,7 +65,7 @@ from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
 from .pick import pick
-from .scoring import W_TEXT, Match, best_first, demotion, embed_segments, fuse, score_segment, top_score
+from .scoring import W_TEXT, Match, best_first, demotion, embed_segments, fuse, score_segment, top_score, weighed
 from .split import Segment, split_diff
 
 __all__ = ["DiffSearchHit", "DiffSearchResult", "Evidence", "GroupHit", "HunkGroup", "find_recipes_for_diff"]
@@ -138,10 +138,10 @@ def find_recipes_for_diff(
     # A recipe named after what its examples all change (``LABEL``), or under a framework's package (``camel``),
     # where the diff mentions none of it.
     mentioned = anchors.diff_words(text)
-    per_segment = [anchors.demote_unanchored(s, mentioned, snap.anchors, snap.frameworks) for s in per_segment]
+    per_segment = [weighed(s, anchors.unanchored(s, mentioned, snap.anchors, snap.frameworks)) for s in per_segment]
     # ... or one changing Maven elements other than the one this Maven hunk sits in (``<project>``'s version).
     per_segment = [
-        anchors.demote_unanchored(scores, elements, snap.elements)
+        weighed(scores, anchors.unanchored(scores, elements, snap.elements))
         if s.change.kind == "maven" and (elements := anchors.hunk_elements(s.lines_above))
         else scores
         for s, scores in zip(segments, per_segment, strict=True)
