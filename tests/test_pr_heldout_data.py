@@ -15,7 +15,7 @@ from unidiff import PatchSet
 DATA = Path(__file__).resolve().parents[1] / "evaluation" / "data"
 # folder -> the id prefix its cases carry (ph: first fresh set, pq: second, pt: third; each written after
 # the sets before it had been used to improve the search)
-SETS = {"pr-heldout": "ph", "pr-heldout2": "pq", "pr-heldout3": "pt"}
+SETS = {"pr-heldout": "ph", "pr-heldout2": "pq", "pr-heldout3": "pt", "pr-heldout4": "pu"}
 KEYS = {
     "case_id",
     "pr_title",
