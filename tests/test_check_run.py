@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import shared_data_dir
 
 from rewrite_assist.agents import cli as workflow_cli
 from rewrite_assist.agents.check_run import RunCheck, check_run
@@ -21,13 +22,12 @@ from rewrite_assist.agents.report import render_text
 from rewrite_assist.server.catalog.lookup import RecipeLookup
 from rewrite_assist.server.diffs import analyze_diffs
 
-PR_CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "pr-cases"
+PR_CASES = shared_data_dir() / "pr-cases"
 CHECKPOINT = "2025-12-06-opus-mcp"
 
-# Written for this test from ecommerce-catalog-pr2's diff, in the shape the orchestrator prompt asks for.
-ECOMMERCE_INTENT_TREE = """# Intent tree: Update Dockerfile and Github Actions to Eclipse Temurin 21
-
-## Strategic goal
+# Written for this test from ecommerce-catalog-pr2's diff, in the shape the orchestrator prompt asks for (its
+# title line, the PR's title, is read from the case's case.json in ../shared: ``build_run``).
+ECOMMERCE_INTENT_TREE = """## Strategic goal
 Move the project from Java 17 to Java 21.
 
 ## Docker: run on Java 21 images
@@ -88,7 +88,8 @@ def build_run(
             }
         )
     )
-    (run / "intent-tree.md").write_text(intent_tree or f"# Intent tree: {meta.get('pr_title')}\n")
+    title = f"# Intent tree: {meta.get('pr_title')}\n"
+    (run / "intent-tree.md").write_text(f"{title}\n{intent_tree}" if intent_tree else title)
     recommended = None
     for n in (1, 2, 3):
         stem = f"recipe-{checkpoint}-option-{n}"
