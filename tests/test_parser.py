@@ -6,9 +6,9 @@ The snapshot is read and parsed once per session; tests look recipes up by their
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from conftest import docs_snapshot
 
 from rewrite_assist.ingestion import mdx
 from rewrite_assist.ingestion.modules import parse_modules_table
@@ -25,7 +25,7 @@ from rewrite_assist.ingestion.recipe_list import parse_recipe_list_yaml
 from rewrite_assist.ingestion.source import DocsSource, Page, open_source
 from rewrite_assist.server.catalog.models import Recipe
 
-SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "data" / "openrewrite-docs" / "recipes.tar.gz"
+SNAPSHOT = docs_snapshot()
 
 
 @pytest.fixture(scope="session")

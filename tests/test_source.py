@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import docs_snapshot
 
 from rewrite_assist.ingestion import source as source_module
 from rewrite_assist.ingestion.source import (
@@ -20,7 +21,7 @@ from rewrite_assist.ingestion.source import (
     open_source,
 )
 
-SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "data" / "openrewrite-docs" / "recipes.tar.gz"
+SNAPSHOT = docs_snapshot()
 SHA = "0123456789abcdef0123456789abcdef01234567"
 
 FILES = {
