@@ -203,11 +203,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             parents = {rid: list(used_by or []) for rid, used_by in cur.fetchall()}
             cur.execute("SELECT id, display_name, left(description, 400) FROM recipes WHERE availability = 'docs'")
             texts = {rid: f"{identifier_words(rid)} {name} {description}" for rid, name, description in cur.fetchall()}
-            cur.execute(
-                "SELECT recipe_id, ordinal, before_text, after_text FROM recipe_examples WHERE file_kind = 'maven' "
-                "AND (before_text LIKE '%%<dependencyManagement>%%' OR after_text LIKE '%%<dependencyManagement>%%')"
-            )
-            managed_texts = {(rid, n): (before or "", after or "") for rid, n, before, after in cur.fetchall()}
+            # the whole texts of the Maven examples: where a change sits (``mark_managed``, ``anchors``)
             cur.execute(
                 "SELECT recipe_id, ordinal, before_text, after_text FROM recipe_examples WHERE file_kind = 'maven'"
             )
@@ -227,7 +223,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             )
             recipe_lists = {rid: steps for rid, steps in cur.fetchall()}
         if features.MANAGED_SHAPES:
-            mark_managed(examples, managed_texts)
+            mark_managed(examples, maven_texts)
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
         keep = [i for i, ex in enumerate(examples) if not any("~~" in line for line in ex.change.added)]
         examples = [examples[i] for i in keep]
