@@ -83,6 +83,16 @@ def top_score(scores: Mapping[str, Match]) -> float:
     return max((m.score for m in scores.values()), default=0.0)
 
 
+def raise_to(scores: dict[str, Match], recipe_id: str, score: float) -> None:
+    """Give a recipe at least ``score`` in ``scores`` (in place): a match without example evidence when it has
+    none, its own evidence kept when it has some."""
+    current = scores.get(recipe_id)
+    if current is None:
+        scores[recipe_id] = Match(score, 0.0, None, [])
+    elif score > current.score:
+        scores[recipe_id] = dataclasses.replace(current, score=score)
+
+
 def weighed(scores: Mapping[str, Match], weights: Mapping[str, float]) -> dict[str, Match]:
     """``scores`` with each recipe's score times its weight in ``weights`` (the recipes not there as they are)."""
     return {
@@ -308,13 +318,8 @@ def _upgrades(
             if current is not None:
                 out[rid] = dataclasses.replace(current, score=current.score * UPGRADE_DISAGREE)
             continue
-        if said.holders > UPGRADE_HOLDERS:
-            continue
-        score = top * UPGRADE * demotion(rid, snap)
-        if current is None:
-            out[rid] = Match(score, 0.0, None, [])
-        elif score > current.score:
-            out[rid] = dataclasses.replace(current, score=score)
+        if said.holders <= UPGRADE_HOLDERS:
+            raise_to(out, rid, top * UPGRADE * demotion(rid, snap))
 
 
 def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: ExampleSnapshot) -> None:

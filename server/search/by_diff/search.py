@@ -46,7 +46,6 @@ segment keeps its names.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import Any
 
@@ -65,7 +64,18 @@ from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
 from .pick import pick
-from .scoring import W_TEXT, Match, best_first, demotion, embed_segments, fuse, score_segment, top_score, weighed
+from .scoring import (
+    W_TEXT,
+    Match,
+    best_first,
+    demotion,
+    embed_segments,
+    fuse,
+    raise_to,
+    score_segment,
+    top_score,
+    weighed,
+)
 from .split import Segment, split_diff
 
 __all__ = ["DiffSearchHit", "DiffSearchResult", "Evidence", "GroupHit", "HunkGroup", "find_recipes_for_diff"]
@@ -201,12 +211,7 @@ def lift_composites(
     for n, shares in enumerate(steps.scores(found, len(segments))):
         top = top_score(per_segment[n])
         for rid, share in shares.items():
-            score = top * share * demotion(rid, snap)
-            current = per_segment[n].get(rid)
-            if current is None:
-                per_segment[n][rid] = Match(score, 0.0, None, [])
-            elif score > current.score:
-                per_segment[n][rid] = dataclasses.replace(current, score=score)
+            raise_to(per_segment[n], rid, top * share * demotion(rid, snap))
 
 
 def _group(scores: dict[str, Match]) -> list[GroupHit]:
