@@ -23,8 +23,11 @@ from dataclasses import dataclass, field
 from ...diffs.features import Change
 from ...diffs.words import XML_TAG
 from .build_properties import (
+    MAVEN_PLUGIN_GROUP,
+    PROPERTY_REF,
     PropertyUse,
     changed_properties,
+    pom_properties,
     property_uses,
 )
 from .scoring import Match, top_score
@@ -86,7 +89,6 @@ class BuildEdit:
 # --- Maven ---------------------------------------------------------------------------------------------------
 
 _BLOCKS = ("dependency", "plugin", "parent", "exclusion", "extension")
-_PROPERTY_REF = re.compile(r"^\$\{([\w.\-]+)\}$")
 
 
 @dataclass
@@ -103,7 +105,7 @@ class _Block:
         artifact = self.fields.get("artifactId")
         if artifact is None:
             return None
-        default = "org.apache.maven.plugins" if self.tag == "plugin" else ""
+        default = MAVEN_PLUGIN_GROUP if self.tag == "plugin" else ""
         return self.fields.get("groupId", default), artifact
 
 
@@ -169,7 +171,7 @@ def _resolve(version: str | None, properties: Mapping[str, str]) -> str | None:
     """A literal version, or a ``${property}`` the PR sets (None when neither)."""
     if version is None:
         return None
-    ref = _PROPERTY_REF.match(version)
+    ref = PROPERTY_REF.fullmatch(version)
     if ref is None:
         return None if "$" in version else version
     return properties.get(ref.group(1))
@@ -235,17 +237,6 @@ def maven_edits(
                 options.update({k: b.fields[k] for k in ("scope", "type") if k in b.fields})
             edits.append(BuildEdit(shape, options))
     return edits
-
-
-def pom_properties(changes: Iterable[Change]) -> dict[str, str]:
-    """The ``<properties>`` entries a PR's pom hunks add or change (``<picocli.version>4.7.5</picocli.version>``)."""
-    out: dict[str, str] = {}
-    for change in changes:
-        for line in change.added:
-            match = XML_TAG.match(line)
-            if match is not None and ("." in match.group(1) or match.group(1).endswith("Version")):
-                out[match.group(1)] = match.group(2).strip()
-    return out
 
 
 # --- Gradle --------------------------------------------------------------------------------------------------

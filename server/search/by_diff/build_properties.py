@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ...diffs.features import Change
 from ...diffs.words import XML_TAG
 
 # The properties Maven projects set their Java level by (the list ``UpdateMavenProjectPropertyJavaVersion``'s
@@ -32,7 +33,15 @@ JAVA_PROPERTIES = frozenset(
         "release.version",
     }
 )
-_PROPERTY_REF = re.compile(r"\$\{([\w.\-]+)\}")
+# A ``<version>`` that is a property reference: ``${log4j.version}``.
+PROPERTY_REF = re.compile(r"\$\{([\w.\-]+)\}")
+# The groupId of a ``<plugin>`` that names none (Maven's own plugins).
+MAVEN_PLUGIN_GROUP = "org.apache.maven.plugins"
+
+
+def names_a_version(name: str) -> bool:
+    """A property name a version goes by: dotted (``log4j.version``) or ending in ``Version``."""
+    return "." in name or name.endswith("Version")
 
 
 @dataclass(frozen=True)
@@ -59,9 +68,9 @@ def property_uses(lines: Iterable[str]) -> dict[str, list[PropertyUse]]:
         if match is not None and match.group(1) in {"groupId", "artifactId", "version"}:
             fields[match.group(1)] = match.group(2).strip()
         if text.startswith(("</dependency>", "</plugin>")) and tag is not None:
-            ref = _PROPERTY_REF.fullmatch(fields.get("version", ""))
+            ref = PROPERTY_REF.fullmatch(fields.get("version", ""))
             if ref is not None and "artifactId" in fields:
-                default = "org.apache.maven.plugins" if tag == "plugin" else ""
+                default = MAVEN_PLUGIN_GROUP if tag == "plugin" else ""
                 use = PropertyUse(tag, fields.get("groupId", default), fields["artifactId"])
                 if use not in uses.setdefault(ref.group(1), []):
                     uses[ref.group(1)].append(use)
@@ -79,6 +88,14 @@ def _entries(lines: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def pom_properties(changes: Iterable[Change]) -> dict[str, str]:
+    """The ``<properties>`` entries a PR's pom hunks add or change (``<picocli.version>4.7.5</picocli.version>``)."""
+    out: dict[str, str] = {}
+    for change in changes:
+        out.update((name, value) for name, value in _entries(change.added).items() if names_a_version(name))
+    return out
+
+
 def changed_properties(removed: Sequence[str], added: Sequence[str]) -> dict[str, str]:
     """The version-like properties a hunk's lines set to a new value (name → new value): a name with a dot or
     ending in ``Version`` holding a value that starts with a digit, Java level properties apart. A property
@@ -90,6 +107,6 @@ def changed_properties(removed: Sequence[str], added: Sequence[str]) -> dict[str
         if name in old
         and old[name] != value
         and name not in JAVA_PROPERTIES
-        and ("." in name or name.endswith("Version"))
+        and names_a_version(name)
         and value[:1].isdigit()
     }
