@@ -22,6 +22,7 @@ from rewrite_assist.server.diffs.features import Change, corresponding_value, ex
 from rewrite_assist.server.diffs.words import describe
 from rewrite_assist.server.errors import BadInput
 from rewrite_assist.server.search.by_diff import catalog as diff_catalog
+from rewrite_assist.server.search.by_diff import java_level
 from rewrite_assist.server.search.by_diff import phrases as diff_phrases
 from rewrite_assist.server.search.by_diff import scoring as diff_scoring
 from rewrite_assist.server.search.by_diff import search as diff_search
@@ -529,6 +530,9 @@ def test_a_toolchain_hunk_finds_the_java_compatibility_recipe(catalog, embedder,
     # The words alone: the preset configured for 17 (UpgradeBuildToJava17) would take the first place above
     # both (tests/test_diff_search_round5.py).
     monkeypatch.setattr(diff_scoring, "PRESET", 0.0)
+    # ... and without the Java level concern, which offers it for the removed sourceCompatibility lines
+    # (tests/test_diff_search_java_level.py)
+    monkeypatch.setattr(java_level, "JAVA_LEVEL", False)
     result = find_recipes_for_diff(catalog, embedder, text, limit=5)
     ids = [h.id for h in result.hits]
     assert member in ids[:2], ids

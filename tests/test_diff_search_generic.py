@@ -171,8 +171,9 @@ def test_the_generic_hits_of_real_prs_carry_the_options_for_their_change(catalog
     assert text["filePattern"] == "build.gradle" and text["find"] and text["find"] != text["replace"], text
     assert hits[PROPERTY_VALUE].suggested_options["propertyKey"] == "distributionUrl"
     assert "gradle-8.1-bin.zip" in hits[PROPERTY_VALUE].suggested_options["newValue"]
+    # (below the ten's edge: the Java level concern offers UpdateMavenProjectPropertyJavaVersion for that line)
     spring = find_recipes_for_diff(
-        catalog, embedder, str(pr_case("spring-unit-testing-with-junit-and-mockito-pr2"))
+        catalog, embedder, str(pr_case("spring-unit-testing-with-junit-and-mockito-pr2")), limit=20
     ).hits
     maven = {h.id: h for h in spring}[MAVEN_PROPERTY]
     assert maven.suggested_options == {"key": "java.version", "newValue": "17"}

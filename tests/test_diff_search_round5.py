@@ -10,6 +10,7 @@ from rewrite_assist.server.diffs import features
 from rewrite_assist.server.diffs.words import describe
 from rewrite_assist.server.search.by_diff import anchors as diff_anchors
 from rewrite_assist.server.search.by_diff import catalog as diff_catalog
+from rewrite_assist.server.search.by_diff import java_level
 from rewrite_assist.server.search.by_diff import scoring as diff_scoring
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 from rewrite_assist.server.search.by_diff.split import split_diff
@@ -166,5 +167,6 @@ def test_a_gradle_property_added_finds_gradles_add_property(catalog, embedder, m
     assert "org.openrewrite.java.migrate.UpgradeKotlinJvmTargetVersion" not in ids, ids
     monkeypatch.setattr(hunk, "GRADLE_PROPERTIES", False)
     monkeypatch.setattr(diff_anchors, "UNANCHORED", 1.0)  # the properties reading alone, not the anchors
+    monkeypatch.setattr(java_level, "UNMOVED", 1.0)  # ... nor the Java level recipes weighed down
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, GRADLE_PROPERTIES, limit=5).hits]
     assert without[0] != "org.openrewrite.gradle.AddProperty", without

@@ -57,7 +57,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
-from . import anchors, steps, umbrella
+from . import anchors, java_level, steps, umbrella
 from .build_edits import offer, segment_edits
 from .catalog import ExampleSnapshot, example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
@@ -156,6 +156,15 @@ def find_recipes_for_diff(
         else scores
         for s, scores in zip(segments, per_segment, strict=True)
     ]
+    # The Java level as one concern (``java_level``): its build file recipes offered where a build file moves it
+    # (after the anchors: the catalog's own graph names them), its recipes weighed down where nothing does.
+    level = java_level.level_recipes(snap)
+    moves = java_level.level_moves(segments)
+    raised, level_steps = java_level.offer(per_segment, segments, moves, level, known)
+    if not moves:
+        unmoved = java_level.unmoved(level, level_steps)
+        per_segment = [weighed(s, unmoved) for s in per_segment]
+    offered |= raised
     if STEPS:
         lift_composites(per_segment, segments, snap, known)
     groups = [

@@ -1,0 +1,236 @@
+"""The Java level as one concern: a PR that moves the project's Java version in its build files, CI and images.
+
+Per segment the diff search sees a ``<java.version>`` line, a ``java-version:`` line and a ``FROM`` tag, and ranks
+for each what resembles it; the catalog says more. Its ``UpgradeBuildToJava17`` runs one recipe with ``version:
+17`` (the level setter, ``UpgradeJavaVersion``), and the setter's own steps are the build tool's recipes that write
+the level (``UpdateMavenProjectPropertyJavaVersion`` for a pom, ``UpdateJavaCompatibility`` for a Gradle script:
+their examples' file kinds say which). So the concern is read from the catalog once per snapshot
+(``level_recipes``), and the diff's level move once per PR (``level_moves``):
+
+- a build file segment that moves the level offers the setter's step for its file kind that changes the names the
+  segment changes (versions aside) and that its own evidence ranks best (where no step changes them, a Gradle
+  toolchain, the setter itself); a pom segment that swaps ``source``/``target`` for ``release`` also offers the
+  step whose examples add what it adds. Each is offered just
+  below the segment's best recipe, its one-recipe namesake in another package right after it (``offer``): the
+  recipes that write the lines, told ``version: N``;
+- a diff that moves no Java level anywhere weighs the setter, its build file steps, their namesakes and the
+  composites presetting the setter down (``unmoved``), the steps offered for a ``release`` swap apart: a pom whose
+  plugin versions change resembles their examples, but they would write a line the PR does not touch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+
+from ...diffs.features import Change, looks_like_version
+from ...diffs.words.common import XML_TAG, _java_level
+from .build_properties import JAVA_PROPERTIES
+from .catalog import ExampleSnapshot
+from .scoring import Match, top_score
+from .split import Segment
+from .umbrella import list_sizes
+
+JAVA_LEVEL = True  # offer the build tool's level recipe where a build file moves the level (``offer``)
+# Where no segment moves a Java level, the concern's recipes keep this share of their scores (1: left alone).
+UNMOVED = 0.5
+# A build file segment moving the level in lines none of the setter's steps changes offers the setter itself.
+SETTER_WHERE_NO_STEP = True
+SHARE = 0.999  # an offered recipe's score: this share of the segment's best (as a build edit's, ``build_edits``)
+NAMESAKE = 0.99  # ... its namesake in another package, this share of that
+BUILD_KINDS = frozenset({"maven", "gradle"})
+# The compiler plugin's elements that set the level where a pom sets none of the ``JAVA_PROPERTIES``.
+COMPILER_ELEMENTS = frozenset({"release", "source", "target", "testRelease", "testSource", "testTarget"})
+_NUMBER = re.compile(r"(?<![\d.])(?:1\.)?\d+(?![\d])")
+
+
+def as_level(value: str) -> str | None:
+    """A Java level as the recipes' ``version`` option takes it (``1.8`` → ``8``, ``17`` → ``17``); None for
+    anything else (a ``${property}``)."""
+    value = value.strip().strip("'\"")
+    if value.startswith("1.") and value[2:].isdigit():
+        return value[2:]
+    return value if value.isdigit() else None
+
+
+def _pom_levels(lines: Sequence[str]) -> set[str]:
+    """The Java levels a pom's lines set, through the level properties or the compiler's elements."""
+    out = set()
+    for line in lines:
+        match = XML_TAG.match(line)
+        named = match is not None and (match.group(1) in JAVA_PROPERTIES or match.group(1) in COMPILER_ELEMENTS)
+        if match is not None and named and (level := as_level(match.group(2))) is not None:
+            out.add(level)
+    return out
+
+
+def segment_level(change: Change) -> str | None:
+    """The Java level a build, CI or container segment moves to (None: it moves none). A pom's level properties
+    and compiler elements are read as such; elsewhere a changed line naming Java or the JDK with a new version
+    (``words``' reader, which the PR-level "migrate to Java N" uses too)."""
+    if change.kind in {"java", "kotlin"} or change.deleted_file or change.new_file:
+        return None
+    if change.kind == "maven":
+        new = _pom_levels(change.added) - _pom_levels(change.removed)
+        if new:
+            return max(new, key=int)
+    level = _java_level(change)
+    level = as_level(level) if level is not None else None
+    if level is None:
+        return None
+    # ``VERSION_17`` removed and ``JavaLanguageVersion.of(17)`` added keep the level: any number of the
+    # removed lines counts, not only a version-like one
+    before = {as_level(m) for line in change.removed for m in _NUMBER.findall(line)}
+    return None if level in before else level
+
+
+def level_moves(segments: Sequence[Segment]) -> dict[int, str]:
+    """Segment index → the Java level it moves to, for the segments that move one."""
+    return {n: level for n, s in enumerate(segments) if (level := segment_level(s.change)) is not None}
+
+
+@dataclass
+class LevelRecipes:
+    """The catalog's Java level concern: the setter(s), per build file kind the setter's steps whose examples are
+    of that kind, the composites presetting a setter, and each recipe's one-step namesakes."""
+
+    setters: frozenset[str] = frozenset()
+    steps: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file kind → steps
+    presets: dict[str, str] = field(default_factory=dict)  # composite → the level it presets
+    namesakes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # step → the names (versions aside) its examples change, and those only their added side has
+    names: dict[str, frozenset[str]] = field(default_factory=dict)
+    adds: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def all(self) -> frozenset[str]:
+        out = set(self.setters) | {r for rids in self.steps.values() for r in rids} | set(self.presets)
+        return frozenset(out | {w for r in out for w in self.namesakes.get(r, ())})
+
+
+_CACHE: dict[int, tuple[ExampleSnapshot, LevelRecipes]] = {}
+
+
+def level_recipes(snap: ExampleSnapshot) -> LevelRecipes:
+    """The Java level concern of the catalog (once per snapshot): a setter is the recipe a one-step composite runs
+    with a single integer option equal to the number its own id ends in ``Java`` with (``UpgradeBuildToJava17``
+    → ``UpgradeJavaVersion`` with 17)."""
+    cached = _CACHE.get(id(snap))
+    if cached is not None and cached[0] is snap:
+        return cached[1]
+    presets: dict[str, str] = {}
+    for composite, (_step, values) in snap.presets.items():
+        if len(values) == 1 and values[0].isdigit() and composite.rsplit(".", 1)[-1].endswith(f"Java{values[0]}"):
+            presets[composite] = values[0]
+    setters = frozenset(snap.presets[c][0] for c in presets)
+    children: dict[str, list[str]] = defaultdict(list)
+    for child, parents in snap.parents.items():
+        for parent in parents:
+            children[parent].append(child)
+    kinds: dict[str, set[str]] = defaultdict(set)
+    names: dict[str, set[str]] = defaultdict(set)
+    adds: dict[str, set[str]] = defaultdict(set)
+    for ex, kind in zip(snap.examples, snap.kinds, strict=True):
+        kinds[ex.recipe_id].add(str(kind))
+        changed, added = _names(ex.change)
+        names[ex.recipe_id] |= changed
+        adds[ex.recipe_id] |= added
+    steps: dict[str, list[str]] = defaultdict(list)
+    for setter in sorted(setters):
+        for child in sorted(set(children.get(setter, ()))):
+            for kind in kinds.get(child, set()) & BUILD_KINDS:
+                steps[kind].append(child)
+    sizes = list_sizes(snap)
+    concern = set(setters) | {r for rids in steps.values() for r in rids}
+    namesakes = {
+        rid: tuple(
+            sorted(
+                p
+                for p in set(snap.parents.get(rid, ()))
+                if sizes.get(p) == 1 and p.rsplit(".", 1)[-1] == rid.rsplit(".", 1)[-1]
+            )
+        )
+        for rid in concern
+    }
+    out = LevelRecipes(
+        setters,
+        {k: tuple(v) for k, v in steps.items()},
+        presets,
+        {k: v for k, v in namesakes.items() if v},
+        {r: frozenset(names[r]) for r in concern},
+        {r: frozenset(adds[r]) for r in concern},
+    )
+    _CACHE.clear()
+    _CACHE[id(snap)] = (snap, out)
+    return out
+
+
+def _names(change: Change) -> tuple[set[str], set[str]]:
+    """The names (versions aside) a change's lines change, and those only its added lines have."""
+    removed = {t for t in change.tokens_removed if not looks_like_version(t)}
+    added = {t for t in change.tokens_added if not looks_like_version(t)}
+    return removed | added, added - removed
+
+
+def segment_steps(
+    change: Change, moves_level: bool, recipes: LevelRecipes, scores: dict[str, Match], known: Collection[str]
+) -> list[str]:
+    """The setter's steps a build file segment offers: where it moves the level, the step changing names the
+    segment changes that its evidence ranks best; a step whose examples add a name only the segment's added lines
+    have (``source``/``target`` swapped for ``release``) first."""
+    changed, added = _names(change)
+    steps = [r for r in recipes.steps.get(change.kind, ()) if r in known and recipes.names.get(r, set()) & changed]
+    swap = [r for r in steps if recipes.adds.get(r, set()) & added]
+    swap = sorted(swap, key=lambda r: (-len(recipes.adds[r] & added), r))[:1]
+    movers = [r for r in steps if r not in swap] if moves_level else []
+    if moves_level and not steps and SETTER_WHERE_NO_STEP:
+        # a level line none of the build tool's steps writes (a Gradle toolchain): the setter itself
+        movers = [r for r in recipes.setters if r in known]
+    mover = max(movers, key=lambda r: (scores[r].score if r in scores else 0.0, r), default=None)
+    return swap + ([mover] if mover else [])
+
+
+def offer(
+    per_segment: list[dict[str, Match]],
+    segments: Sequence[Segment],
+    moves: dict[int, str],
+    recipes: LevelRecipes,
+    known: Collection[str],
+) -> tuple[set[tuple[int, str]], set[str]]:
+    """In each build file segment that moves the level or swaps ``source``/``target`` for ``release``, its steps
+    (``segment_steps``) join its scores at ``SHARE`` of its best, each namesake just below (in place). Returns
+    the (segment, recipe) pairs whose score that raised, which the pick treats like build edits, and every recipe
+    offered."""
+    raised: set[tuple[int, str]] = set()
+    steps: set[str] = set()
+    if not JAVA_LEVEL:
+        return raised, steps
+    for n, seg in enumerate(segments):
+        if seg.change.kind not in BUILD_KINDS or seg.change.deleted_file or seg.change.new_file:
+            continue
+        scores = per_segment[n]
+        score = SHARE * top_score(scores)
+        level = moves.get(n)
+        for rid in segment_steps(seg.change, level is not None, recipes, scores, known):
+            for at, offered in enumerate((rid, *recipes.namesakes.get(rid, ()))):
+                if offered not in known:
+                    continue
+                value = score * (NAMESAKE if at else 1.0)
+                match = scores.get(offered)
+                note = f"set the Java version to {level}" if level else "use the compiler's release setting"
+                steps.add(offered)
+                if match is None:
+                    scores[offered] = Match(value, 0.0, None, [], note)
+                elif match.score < value:
+                    match.score = value
+                else:
+                    continue  # its own evidence ranks it higher still: picked as that, it covers the segment
+                raised.add((n, offered))
+            score *= NAMESAKE * NAMESAKE
+    return raised, steps
+
+
+def unmoved(recipes: LevelRecipes, offered: Collection[str] = ()) -> dict[str, float]:
+    """The weights of the concern's recipes for a diff that moves no Java level (the ``offered`` ones apart)."""
+    return dict.fromkeys(recipes.all() - set(offered), UNMOVED) if UNMOVED < 1 else {}

@@ -1,0 +1,121 @@
+"""The Java level as one concern (``by_diff.java_level``) against the real docs snapshot: the level setter, its
+build file steps and the composites presetting it read from the catalog's graph; the level a segment moves read
+from poms, Gradle scripts and CI; the build tool's step offered where a build file moves the level (or swaps
+``source``/``target`` for ``release``), and the concern weighed down where the diff moves no level. Real PRs of the
+spent fresh sets."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import spent_pr_case
+
+from rewrite_assist.server.diffs.features import Change
+from rewrite_assist.server.search.by_diff import java_level
+from rewrite_assist.server.search.by_diff.catalog import example_snapshot
+from rewrite_assist.server.search.by_diff.java_level import as_level, level_moves, level_recipes, segment_level
+from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
+from rewrite_assist.server.search.by_diff.split import split_diff
+
+MIGRATE = "org.openrewrite.java.migrate."
+MAVEN_LEVEL = "org.openrewrite.maven.UpdateMavenProjectPropertyJavaVersion"
+MAVEN_RELEASE = "org.openrewrite.maven.UseMavenCompilerPluginReleaseConfiguration"
+GRADLE_LEVEL = "org.openrewrite.gradle.UpdateJavaCompatibility"
+
+
+def _change(kind: str, removed: list[str], added: list[str]) -> Change:
+    return Change(kind=kind, removed=removed, added=added)
+
+
+def test_levels_are_read_as_the_recipes_take_them() -> None:
+    assert as_level("1.8") == "8"
+    assert as_level("'17'") == "17"
+    assert as_level("${java.version}") is None
+    # a pom's level property, and the compiler's elements
+    pom = _change("maven", ["    <java.version>11</java.version>"], ["    <java.version>17</java.version>"])
+    assert segment_level(pom) == "17"
+    swap = _change("maven", ["<source>1.8</source>", "<target>1.8</target>"], ["<release>11</release>"])
+    assert segment_level(swap) == "11"
+    # the same level in other words is no move (a release swap at 11, a Gradle toolchain for VERSION_17)
+    same = _change("maven", ["<maven.compiler.source>11</maven.compiler.source>"], ["<release>11</release>"])
+    assert segment_level(same) is None
+    toolchain = _change(
+        "gradle",
+        ["sourceCompatibility = JavaVersion.VERSION_17"],
+        ["java {", "    toolchain { languageVersion = JavaLanguageVersion.of(17) }"],
+    )
+    assert segment_level(toolchain) is None
+    ci = _change("yaml", ["          java-version: '11'"], ["          java-version: '17'"])
+    assert segment_level(ci) == "17"
+    # Java code is no level move, whatever numbers it holds
+    assert segment_level(_change("java", ["int java = 11;"], ["int java = 17;"])) is None
+
+
+def test_the_concern_is_read_from_the_catalog_graph(catalog) -> None:
+    recipes = level_recipes(example_snapshot(catalog))
+    # the recipe the UpgradeBuildToJavaN composites run with version N
+    assert recipes.setters == frozenset({MIGRATE + "UpgradeJavaVersion"})
+    assert recipes.presets[MIGRATE + "UpgradeBuildToJava17"] == "17"
+    assert recipes.presets[MIGRATE + "UpgradeBuildToJava21"] == "21"
+    # its steps, by the file kind of their examples
+    assert {MAVEN_LEVEL, MAVEN_RELEASE} <= set(recipes.steps["maven"])
+    assert GRADLE_LEVEL in recipes.steps["gradle"]
+    assert GRADLE_LEVEL not in recipes.steps["maven"]
+    # a one-recipe namesake in another package
+    assert recipes.namesakes[MAVEN_LEVEL] == (MIGRATE + "maven.UpdateMavenProjectPropertyJavaVersion",)
+    # the names their examples change: a property for one, the compiler's release element for the other
+    assert "java.version" in recipes.names[MAVEN_LEVEL]
+    assert "release" in recipes.adds[MAVEN_RELEASE]
+    assert "release" not in recipes.adds[MAVEN_LEVEL]
+
+
+def test_a_segment_offers_the_step_that_writes_its_lines(catalog) -> None:
+    snap = example_snapshot(catalog)
+    recipes, known = level_recipes(snap), set(snap.recipe_ids)
+    prop = _change("maven", ["<java.version>11</java.version>"], ["<java.version>17</java.version>"])
+    assert java_level.segment_steps(prop, True, recipes, {}, known) == [MAVEN_LEVEL]
+    # source/target swapped for release at the same level: the release configuration only
+    swap = _change("maven", ["<source>11</source>", "<target>11</target>"], ["<release>11</release>"])
+    assert java_level.segment_steps(swap, False, recipes, {}, known) == [MAVEN_RELEASE]
+    # ... and where the level moves too, the level's own step after it
+    both = _change(
+        "maven",
+        ["<maven.compiler.source>1.8</maven.compiler.source>", "<maven.compiler.target>1.8</maven.compiler.target>"],
+        ["<maven.compiler.release>11</maven.compiler.release>"],
+    )
+    assert java_level.segment_steps(both, True, recipes, {}, known) == [MAVEN_RELEASE, MAVEN_LEVEL]
+    compat = _change("gradle", ["sourceCompatibility = '11'"], ["sourceCompatibility = '17'"])
+    assert java_level.segment_steps(compat, True, recipes, {}, known) == [GRADLE_LEVEL]
+    # a toolchain line no step's examples change: the setter itself
+    toolchain = _change(
+        "gradle", ["languageVersion = JavaLanguageVersion.of(17)"], ["languageVersion = JavaLanguageVersion.of(21)"]
+    )
+    assert java_level.segment_steps(toolchain, True, recipes, {}, known) == [MIGRATE + "UpgradeJavaVersion"]
+
+
+def _ids(catalog, embedder, case: str) -> list[str]:
+    diff = spent_pr_case(case).read_text(encoding="utf-8")
+    return [h.id for h in find_recipes_for_diff(catalog, embedder, diff, limit=10).hits]
+
+
+def test_a_pr_moving_the_level_shows_the_pom_recipe_beside_the_migration(
+    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Java 11 -> 17 in the CI workflow, the Dockerfile and the pom's java.version
+    segments, *_ = split_diff(spent_pr_case("ph02-java17-maven-docker-ci").read_text(encoding="utf-8"))
+    assert set(level_moves(segments).values()) == {"17"}
+    ids = _ids(catalog, embedder, "ph02-java17-maven-docker-ci")
+    assert MAVEN_LEVEL in ids, ids
+    assert MIGRATE + "UpgradeToJava17" in ids, ids
+    monkeypatch.setattr(java_level, "JAVA_LEVEL", False)
+    assert MAVEN_LEVEL not in _ids(catalog, embedder, "ph02-java17-maven-docker-ci")
+
+
+def test_a_pr_moving_no_level_leaves_the_level_recipes_out(catalog, embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # plugin and BOM versions through pom properties; no Java level anywhere
+    case = "ph19-maven-plugin-and-bom-cleanup"
+    segments, *_ = split_diff(spent_pr_case(case).read_text(encoding="utf-8"))
+    assert level_moves(segments) == {}
+    concern = level_recipes(example_snapshot(catalog)).all()
+    assert not concern & set(_ids(catalog, embedder, case))
+    monkeypatch.setattr(java_level, "UNMOVED", 1.0)
+    assert concern & set(_ids(catalog, embedder, case))
