@@ -3,7 +3,7 @@ changes (a small ``FROM`` line or a deleted file included) rather than repeating
 file: each segment's scores lifted toward the best segment's, a covered segment's weight decayed, a little
 credit for matching other segments well (spread), and a PR-level description's hit covering the segments it
 sums up. The generic edit recipes of the segments' file kinds (``generic``) follow the recipes that were best
-for some change, ahead of the runners-up.
+for some change, ahead of the runners-up and of any weak pick.
 """
 
 from __future__ import annotations
