@@ -92,6 +92,38 @@ def test_yaml_keys_get_the_property_recipes_and_workflows_none(known) -> None:
     assert generic_recipes(step, known, path=".github/workflows/ci.yml") == []
 
 
+def test_a_renamed_key_gets_the_key_rename_recipe_of_its_kind(known) -> None:
+    spring = Change("properties", ["spring.datasource.initialization-mode=always"], ["spring.sql.init.mode=always"])
+    assert generic_recipes(spring, known, path="application.properties") == [
+        "org.openrewrite.properties.ChangePropertyKey"
+    ]
+    assert generic_options("org.openrewrite.properties.ChangePropertyKey", "application.properties", spring) == {
+        "oldPropertyKey": "spring.datasource.initialization-mode",
+        "newPropertyKey": "spring.sql.init.mode",
+    }
+    url = Change("yaml", ["    url: a"], ["    jdbc-url: a"])
+    assert generic_recipes(url, known, path="application.yml") == ["org.openrewrite.yaml.ChangePropertyKey"]
+    assert generic_options(
+        "org.openrewrite.yaml.ChangePropertyKey", "application.yml", url, ["spring:", "  datasource:"]
+    ) == {
+        "oldPropertyKey": "spring.datasource.url",
+        "newPropertyKey": "spring.datasource.jdbc-url",
+        "filePattern": "application.yml",
+    }
+    pom = Change(
+        "maven", ["<junit.version>5.9</junit.version>"], ["<junit-jupiter.version>5.9</junit-jupiter.version>"]
+    )
+    assert generic_recipes(pom, known, ["<properties>"]) == ["org.openrewrite.maven.RenamePropertyKey"]
+    assert generic_options("org.openrewrite.maven.RenamePropertyKey", "pom.xml", pom) == {
+        "oldKey": "junit.version",
+        "newKey": "junit-jupiter.version",
+    }
+    # a value changed under the same key stays the value recipe's
+    assert generic_recipes(Change("properties", ["a=1"], ["a=2"]), known) == [
+        "org.openrewrite.properties.ChangePropertyValue"
+    ]
+
+
 def test_a_build_line_a_build_recipe_makes_gets_no_text_edit(known) -> None:
     dependency = Change("gradle", ["    implementation 'a:b:1.0'"], ["    implementation 'a:b:2.0'"])
     assert generic_recipes(dependency, known, path="build.gradle") == [TEXT_EDIT]
@@ -100,12 +132,14 @@ def test_a_build_line_a_build_recipe_makes_gets_no_text_edit(known) -> None:
 
 def test_generic_recipes_take_the_place_of_weak_picks_inside_the_leading_run(monkeypatch) -> None:
     monkeypatch.setattr(diff_pick, "FALLBACK", 2)
-    chosen = [("a", 4.0), ("b", 3.0), ("c", 1.9), ("d", 1.5)]
-    every = [True] * 4
-    # c is valued under half of a: the generic recipes go before it though it was best for some change
-    assert [rid for rid, _ in with_fallbacks(chosen, every, [["g1", "g2", "g3"]], 4)] == ["a", "b", "g1", "g2"]
+    chosen = [("a", 4.0), ("b", 1.0), ("c", 3.0), ("d", 1.9), ("e", 1.5), ("f", 1.2)]
+    every = [True] * 6
+    # d is valued under half of a: the generic recipes go before it though it was best for some change; b too,
+    # but in the list's first third, which is left to the specific evidence
+    top = [rid for rid, _ in with_fallbacks(chosen, every, [["g1", "g2", "g3"]], 6)]
+    assert top == ["a", "b", "c", "g1", "g2", "d"]
     monkeypatch.setattr(diff_pick, "WEAK_PICK", 0.0)
-    assert with_fallbacks(chosen, every, [["g1", "g2", "g3"]], 4) == chosen
+    assert with_fallbacks(chosen, every, [["g1", "g2", "g3"]], 6) == chosen
 
 
 def test_a_real_pr_offers_change_package_with_its_options(catalog, embedder) -> None:

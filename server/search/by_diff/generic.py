@@ -21,28 +21,31 @@ replacement.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from ...diffs.features import CODE_KINDS, Change, open_section, pair_lines
 from ...diffs.words import KEY_VALUE, XML_TAG, from_image, import_changes, strip_quotes, yaml_parents
 
 # What each generic recipe's page says it edits: a file kind's structured entries (a property, a YAML key,
-# a Maven property), by edit: a line changed, added or removed.
+# a Maven property), by edit: a value changed, an entry added, removed, or its key renamed.
 STRUCTURED: dict[str, dict[str, tuple[str, ...]]] = {
     "properties": {
         "change": ("org.openrewrite.properties.ChangePropertyValue",),
         "add": ("org.openrewrite.properties.AddProperty",),
         "remove": ("org.openrewrite.properties.DeleteProperty",),
+        "rename": ("org.openrewrite.properties.ChangePropertyKey",),
     },
     "yaml": {
         "change": ("org.openrewrite.yaml.ChangePropertyValue",),
         "add": ("org.openrewrite.yaml.MergeYaml",),
         "remove": ("org.openrewrite.yaml.DeleteProperty",),
+        "rename": ("org.openrewrite.yaml.ChangePropertyKey",),
     },
     "maven": {
         "change": ("org.openrewrite.maven.ChangePropertyValue",),
         "add": ("org.openrewrite.maven.AddProperty",),
         "remove": ("org.openrewrite.maven.RemoveProperty",),
+        "rename": ("org.openrewrite.maven.RenamePropertyKey",),
     },
 }
 # Any text file's lines, where no structured recipe of its kind does: a textual find and replace (which
@@ -120,10 +123,20 @@ def generic_recipes(
     if change.kind == "maven" and not in_properties_section(above, change.removed + change.added):
         return []
     kind = "properties" if path.endswith(".properties") else change.kind
+    if edit == "change" and kind in STRUCTURED and _renames_keys(change, _xml_entry if kind == "maven" else _key_value):
+        edit = "rename"
     out = list(STRUCTURED.get(kind, {}).get(edit, ()))
     if kind not in STRUCTURED and edit != "add" and not built:
         out.append(TEXT_EDIT)
     return [rid for rid in out if rid in known]
+
+
+def _renames_keys(change: Change, entry: Callable[[str], tuple[str | None, str]]) -> bool:
+    """Every changed line of the change keeps its value's place under another key: a rename, which the value
+    recipes cannot make."""
+    pairs, _, _ = pair_lines(change.removed, change.added)
+    keys = [(entry(old)[0], entry(new)[0]) for old, new in pairs]
+    return bool(keys) and all(old is not None and new is not None and old != new for old, new in keys)
 
 
 def package_renames(change: Change) -> list[tuple[str, str]]:
@@ -192,6 +205,8 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
         return {"find": old.strip(), "replace": (new or "").strip(), "filePattern": path}
     entry = _xml_entry if recipe_id.startswith("org.openrewrite.maven.") else _key_value
     (old_key, old_value), (key, value) = entry(old or ""), entry(new or "")
+    if recipe_id in RENAMES:
+        return _rename_options(recipe_id, path, above, (old, old_key), (new, key))
     if old is not None and new is not None and (key is None or key != old_key):
         return {}
     key = key or old_key
@@ -217,6 +232,30 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
     }
     chosen = options.get(recipe_id, {})
     return {} if any(v is None for v in chosen.values()) else {k: v for k, v in chosen.items() if v is not None}
+
+
+RENAMES = frozenset(rids[0] for edits in STRUCTURED.values() for edit, rids in edits.items() if edit == "rename")
+
+
+def _rename_options(
+    recipe_id: str,
+    path: str,
+    above: Sequence[str],
+    old: tuple[str | None, str | None],
+    new: tuple[str | None, str | None],
+) -> dict[str, str]:
+    """A renamed key's options: the old and the new key (a YAML key by its dotted path under the same parents)."""
+    (old_line, old_key), (new_line, new_key) = old, new
+    if old_line is None or new_line is None or old_key is None or new_key is None or old_key == new_key:
+        return {}
+    if recipe_id == "org.openrewrite.maven.RenamePropertyKey":
+        return {"oldKey": old_key, "newKey": new_key}
+    if recipe_id == "org.openrewrite.yaml.ChangePropertyKey":
+        old_path, new_path = _yaml_path(above, old_line, old_key), _yaml_path(above, new_line, new_key)
+        if old_path is None or new_path is None:
+            return {}
+        return {"oldPropertyKey": old_path[2:], "newPropertyKey": new_path[2:], "filePattern": path}
+    return {"oldPropertyKey": old_key, "newPropertyKey": new_key}
 
 
 def _from_options(change: Change) -> dict[str, str]:

@@ -30,10 +30,10 @@ MEMBERS_KEEP = True
 # The generic edit recipes (``generic``) of the segments go after the leading run of recipes that were best
 # for some segment when picked, before the runners-up; at most this many (the first segments' first) ...
 FALLBACK = 3
-# ... and before the first pick valued under this share of the first one's, even inside that run: a generic
-# recipe told a changed line's options writes a line of the PR, which a weak pick of a long run (a recipe
-# sharing a big file's words) mostly does not. Measured: 0.5 kept the tune half (a run filling the list
-# yielding its last places regardless cost it 0.871 -> 0.815 R@10).
+# ... and before the first pick valued under this share of the first one's below the list's first third, even
+# inside that run: a generic recipe told a changed line's options writes a line of the PR, which a weak pick of
+# a long run (a recipe sharing a big file's words) mostly does not. Measured: 0.5 kept the tune half (a run
+# filling the list yielding its last places regardless cost it 0.871 -> 0.815 R@10).
 WEAK_PICK = 0.5
 # ... a generic recipe the pick already placed among the runners-up moves up to that place too (False: it
 # stayed where the runners-up had it, below recipes no better than it).
@@ -119,7 +119,9 @@ def with_fallbacks(
     (``WEAK_PICK``)."""
     run = next((i for i, best in enumerate(best_for_some) if not best), len(chosen))
     first = chosen[0][1] if chosen else 0.0
-    at = min(run, next((i for i, (_, value) in enumerate(chosen) if value < WEAK_PICK * first), len(chosen)))
+    # a weak pick counts below the list's first third: that third is the specific evidence's
+    weak = next((i for i in range(limit // 3, len(chosen)) if chosen[i][1] < WEAK_PICK * first), len(chosen))
+    at = min(run, weak)
     # A generic recipe already among the runners-up moves up to its place (unless RUNNERS_UP_STAY).
     head = {rid for rid, _ in (chosen if RUNNERS_UP_STAY else chosen[:at])}
     extra: list[str] = []
