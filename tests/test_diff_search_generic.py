@@ -32,7 +32,7 @@ def test_the_generic_recipe_follows_the_file_kind_and_the_edit(catalog) -> None:
     assert edit_of(changed) == "change"
     assert generic_recipes(changed, known) == [PROPERTY_VALUE]
     assert generic_recipes(Change("properties", [], ["retries=3"]), known) == ["org.openrewrite.properties.AddProperty"]
-    assert generic_recipes(Change("yaml", ["  port: 80"], []), known) == ["org.openrewrite.yaml.DeleteKey"]
+    assert generic_recipes(Change("yaml", ["  port: 80"], []), known) == ["org.openrewrite.yaml.DeleteProperty"]
     # No structured recipe for a build script's or a Dockerfile's lines: a textual find and replace.
     assert generic_recipes(Change("gradle", ["    mainClassName = 'App'"], ["    mainClass = 'App'"]), known) == [
         TEXT_EDIT

@@ -20,9 +20,9 @@ One module per kind of file (``keys``: properties and YAML, ``docker``, ``build`
 """
 
 from .common import KEY_VALUE, MAX_PHRASE_CHARS, MAX_PHRASES, XML_TAG, file_noun, new_versions, strip_quotes, versions
-from .docker import dockerfile_instructions
+from .docker import dockerfile_instructions, from_image
 from .hunk import describe, names_something
-from .java import split_type_changes
+from .java import import_changes, split_type_changes
 from .keys import yaml_parents
 from .pr import Wide, describe_pr, package_moves
 
@@ -36,6 +36,8 @@ __all__ = [
     "describe_pr",
     "dockerfile_instructions",
     "file_noun",
+    "from_image",
+    "import_changes",
     "names_something",
     "new_versions",
     "package_moves",

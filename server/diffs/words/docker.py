@@ -37,6 +37,12 @@ _DOCKER_INSTRUCTIONS = frozenset(
 )
 
 
+def from_image(line: str) -> str | None:
+    """The image a ``FROM`` line names (``eclipse-temurin:17-jre``, with its tag or digest), else None."""
+    match = _FROM.match(line)
+    return match.group(1) if match else None
+
+
 def _docker_instruction(line: str) -> str | None:
     """The instruction a Dockerfile line starts (``RUN``), if its first word is one."""
     words = line.split(None, 1)

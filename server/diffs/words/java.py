@@ -85,6 +85,12 @@ def _type_changes(
     return list(dict.fromkeys(types)), moves
 
 
+def import_changes(change: Change) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """What a Java change's imports move: the types renamed (old, new fully qualified) and the packages of the
+    imports that kept their simple name (old, new package)."""
+    return _type_changes(_imports(change.removed), _imports(change.added))
+
+
 def split_type_changes(change: Change) -> list[Change]:
     """A Java hunk that changes several types (``org.junit.Before`` → ``BeforeEach`` and ``org.junit.Assert``
     → ``Assertions``) as one change per type: each is what a different recipe does, and a hunk searched as

@@ -1,47 +1,66 @@
 """The generic edit recipes of the diff search: for a change no specific recipe makes, the recipe of that file
 kind that makes any edit of its shape when told what to edit (``properties.ChangePropertyValue`` for a
-changed property, ``text.FindAndReplace`` for a changed line in a build script or a Dockerfile).
+changed property, ``docker.ChangeFrom`` for a Dockerfile's base image, ``java.ChangePackage`` for a package
+renamed in the imports, ``text.FindAndReplace`` for a changed line in a build script).
 
 They have no example like a project's change (``FindAndReplace`` has none at all) and their words are
 everybody's, so neither evidence ranks them; yet for an agent writing a recipe "no specific recipe makes
 this line's change, the generic one for this file kind does" is the answer. The whole-diff pick places them
 after the recipes that are best for some change (``pick.FALLBACK``), before the runners-up.
 
+The most structured generic of the file kind is the one offered: a YAML key by the property recipes (a dotted
+key, as Spring and compose files are edited), a GitHub workflow by none (its steps sit in lists no key path
+addresses; the ``github`` recipes make those edits), a Dockerfile's ``FROM`` line by ``ChangeFrom`` rather
+than a text edit.
+
 A generic recipe is only as good as what it is told, so where the segment's edit is one line (one key, one
-Maven property, one line of text) the hit carries the options that make exactly that edit
-(``generic_options``): the key and its new value, or the line to find and its replacement.
+Maven property, one line of text, one ``FROM``) the hit carries the options that make exactly that edit
+(``generic_options``): the key and its new value, the image and its tag, or the line to find and its
+replacement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from ...diffs.features import CODE_KINDS, Change, open_section, pair_lines
-from ...diffs.words import KEY_VALUE, XML_TAG, strip_quotes, yaml_parents
+from ...diffs.words import KEY_VALUE, XML_TAG, from_image, import_changes, strip_quotes, yaml_parents
 
 # What each generic recipe's page says it edits: a file kind's structured entries (a property, a YAML key,
-# a Maven property), by edit: a line changed, added or removed.
+# a Maven property), by edit: a value changed, an entry added, removed, or its key renamed.
 STRUCTURED: dict[str, dict[str, tuple[str, ...]]] = {
     "properties": {
         "change": ("org.openrewrite.properties.ChangePropertyValue",),
         "add": ("org.openrewrite.properties.AddProperty",),
         "remove": ("org.openrewrite.properties.DeleteProperty",),
+        "rename": ("org.openrewrite.properties.ChangePropertyKey",),
     },
     "yaml": {
-        "change": ("org.openrewrite.yaml.ChangeValue",),
+        "change": ("org.openrewrite.yaml.ChangePropertyValue",),
         "add": ("org.openrewrite.yaml.MergeYaml",),
-        "remove": ("org.openrewrite.yaml.DeleteKey",),
+        "remove": ("org.openrewrite.yaml.DeleteProperty",),
+        "rename": ("org.openrewrite.yaml.ChangePropertyKey",),
     },
     "maven": {
         "change": ("org.openrewrite.maven.ChangePropertyValue",),
         "add": ("org.openrewrite.maven.AddProperty",),
         "remove": ("org.openrewrite.maven.RemoveProperty",),
+        "rename": ("org.openrewrite.maven.RenamePropertyKey",),
     },
 }
 # Any text file's lines, where no structured recipe of its kind does: a textual find and replace (which
 # also deletes). Source code is left out: its recipes work on the syntax tree, and ``FindAndReplace`` would
 # turn the file into plain text for the rest of the run.
 TEXT_EDIT = "org.openrewrite.text.FindAndReplace"
+# A Dockerfile's base image changed (its ``FROM`` line), and a Java package renamed in one of its parts
+# (``javax.persistence`` → ``jakarta.persistence``, ``commons.lang`` → ``commons.lang3``: the types keep their
+# names and places) — the edits of those kinds a structured generic makes.
+DOCKER_FROM = "org.openrewrite.docker.ChangeFrom"
+PACKAGE_RENAME = "org.openrewrite.java.ChangePackage"
+# YAML's JsonPath recipes: not offered (the property recipes address the same key by its dotted path), yet
+# told the options when the evidence finds them.
+JSON_PATH = ("org.openrewrite.yaml.ChangeValue", "org.openrewrite.yaml.DeleteKey")
+WORKFLOWS = ".github/workflows/"  # GitHub workflows: edited by the ``github`` recipes, not by YAML key paths
 MAX_FIND_CHARS = 200  # a longer line is no literal an agent would search a file for
 
 
@@ -73,23 +92,85 @@ def in_properties_section(above: Sequence[str], lines: Sequence[str] = ()) -> bo
     return bool(tags) and all(tag is not None and "." in tag for tag in tags)
 
 
-GENERIC_IDS = frozenset({TEXT_EDIT, *(rid for edits in STRUCTURED.values() for rids in edits.values() for rid in rids)})
+GENERIC_IDS = frozenset(
+    {
+        TEXT_EDIT,
+        DOCKER_FROM,
+        PACKAGE_RENAME,
+        *JSON_PATH,
+        *(rid for edits in STRUCTURED.values() for rids in edits.values() for rid in rids),
+    }
+)
 
 
-def generic_recipes(change: Change, known: Collection[str], above: Sequence[str] = (), path: str = "") -> list[str]:
+def generic_recipes(
+    change: Change, known: Collection[str], above: Sequence[str] = (), path: str = "", built: bool = False
+) -> list[str]:
     """The generic recipes that can make this segment's edit, most structured first; only ids the catalog
     has (``known``). ``above``: the unchanged lines above the change (a pom's section); ``path``: the file
-    (``gradle.properties`` is a Gradle file by kind and a properties file to the properties recipes)."""
+    (``gradle.properties`` is a Gradle file by kind and a properties file to the properties recipes);
+    ``built``: the segment's lines are dependency or plugin edits a build recipe makes (``build_edits``), so
+    no free-text edit is offered for them."""
     edit = edit_of(change)
-    if edit is None or change.kind in CODE_KINDS:
+    if edit is None:
         return []
+    if change.kind in CODE_KINDS:
+        return [PACKAGE_RENAME] if PACKAGE_RENAME in known and package_renames(change) else []
+    if change.kind == "yaml" and WORKFLOWS in path:
+        return []
+    if change.kind == "dockerfile" and base_image_change(change) is not None:
+        return [rid for rid in (DOCKER_FROM,) if rid in known]
     if change.kind == "maven" and not in_properties_section(above, change.removed + change.added):
         return []
     kind = "properties" if path.endswith(".properties") else change.kind
+    if edit == "change" and kind in STRUCTURED and _renames_keys(change, _xml_entry if kind == "maven" else _key_value):
+        edit = "rename"
     out = list(STRUCTURED.get(kind, {}).get(edit, ()))
-    if kind not in STRUCTURED and edit != "add":
+    if kind not in STRUCTURED and edit != "add" and not built:
         out.append(TEXT_EDIT)
     return [rid for rid in out if rid in known]
+
+
+def _renames_keys(change: Change, entry: Callable[[str], tuple[str | None, str]]) -> bool:
+    """Every changed line of the change keeps its value's place under another key: a rename, which the value
+    recipes cannot make."""
+    pairs, _, _ = pair_lines(change.removed, change.added)
+    keys = [(entry(old)[0], entry(new)[0]) for old, new in pairs]
+    return bool(keys) and all(old is not None and new is not None and old != new for old, new in keys)
+
+
+def package_renames(change: Change) -> list[tuple[str, str]]:
+    """The packages the change's imports rename in one dotted part (``javax.persistence`` →
+    ``jakarta.persistence``), each once: what ``ChangePackage`` does. A move to another depth
+    (``org.junit`` → ``org.junit.jupiter.api``, ``org.apache.log4j`` → ``org.slf4j``) is another library's
+    types, which a specific migration maps."""
+    _, moves = import_changes(change)
+    out: list[tuple[str, str]] = []
+    for old, new in dict.fromkeys(moves):
+        old_parts, new_parts = old.split("."), new.split(".")
+        if len(old_parts) == len(new_parts) and sum(a != b for a, b in zip(old_parts, new_parts, strict=True)) == 1:
+            out.append((old, new))
+    return out
+
+
+def base_image_change(change: Change) -> tuple[str, str] | None:
+    """The (old, new) image of the change's first ``FROM`` line changed, else None."""
+    pairs, _, _ = pair_lines(change.removed, change.added)
+    for old, new in pairs:
+        old_image, new_image = from_image(old), from_image(new)
+        if old_image and new_image and old_image != new_image:
+            return old_image, new_image
+    return None
+
+
+def _image_parts(image: str) -> tuple[str, str | None]:
+    """``registry:5000/eclipse-temurin:17-jre`` → (name, tag); a digest stays with the tag."""
+    name, _, digest = image.partition("@")
+    head, _, last = name.rpartition("/")
+    if ":" in last:
+        last, tag = last.split(":", 1)
+        return (f"{head}/{last}" if head else last), tag + (f"@{digest}" if digest else "")
+    return name, None
 
 
 def one_edit(change: Change) -> tuple[str | None, str | None] | None:
@@ -107,6 +188,13 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
     """The options that make exactly this segment's edit with the generic recipe, when the edit is one
     line (empty otherwise: several lines need a judgement the agent makes, and so does a renamed key).
     ``path`` is the PR file (``filePattern``); ``above`` gives a YAML key its path."""
+    if recipe_id == DOCKER_FROM:
+        return _from_options(change)
+    if recipe_id == PACKAGE_RENAME:
+        renames = package_renames(change)
+        if not renames:
+            return {}
+        return {"oldPackageName": renames[0][0], "newPackageName": renames[0][1], "recursive": "true"}
     edit = one_edit(change)
     if edit is None:
         return {}
@@ -117,12 +205,15 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
         return {"find": old.strip(), "replace": (new or "").strip(), "filePattern": path}
     entry = _xml_entry if recipe_id.startswith("org.openrewrite.maven.") else _key_value
     (old_key, old_value), (key, value) = entry(old or ""), entry(new or "")
+    if recipe_id in RENAMES:
+        return _rename_options(recipe_id, path, above, (old, old_key), (new, key))
     if old is not None and new is not None and (key is None or key != old_key):
         return {}
     key = key or old_key
     if key is None:
         return {}
     yaml_path = _yaml_path(above, new or old or "", key) if recipe_id.startswith("org.openrewrite.yaml.") else None
+    dotted = yaml_path[2:] if yaml_path else None
     options: dict[str, dict[str, str | None]] = {
         "org.openrewrite.properties.ChangePropertyValue": {
             "propertyKey": key,
@@ -136,9 +227,45 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
         "org.openrewrite.maven.RemoveProperty": {"propertyName": key},
         "org.openrewrite.yaml.ChangeValue": {"keyPath": yaml_path, "value": value, "filePattern": path},
         "org.openrewrite.yaml.DeleteKey": {"keyPath": yaml_path, "filePattern": path},
+        "org.openrewrite.yaml.ChangePropertyValue": {"propertyKey": dotted, "newValue": value, "filePattern": path},
+        "org.openrewrite.yaml.DeleteProperty": {"propertyKey": dotted, "filePattern": path},
     }
     chosen = options.get(recipe_id, {})
     return {} if any(v is None for v in chosen.values()) else {k: v for k, v in chosen.items() if v is not None}
+
+
+RENAMES = frozenset(rids[0] for edits in STRUCTURED.values() for edit, rids in edits.items() if edit == "rename")
+
+
+def _rename_options(
+    recipe_id: str,
+    path: str,
+    above: Sequence[str],
+    old: tuple[str | None, str | None],
+    new: tuple[str | None, str | None],
+) -> dict[str, str]:
+    """A renamed key's options: the old and the new key (a YAML key by its dotted path under the same parents)."""
+    (old_line, old_key), (new_line, new_key) = old, new
+    if old_line is None or new_line is None or old_key is None or new_key is None or old_key == new_key:
+        return {}
+    if recipe_id == "org.openrewrite.maven.RenamePropertyKey":
+        return {"oldKey": old_key, "newKey": new_key}
+    if recipe_id == "org.openrewrite.yaml.ChangePropertyKey":
+        old_path, new_path = _yaml_path(above, old_line, old_key), _yaml_path(above, new_line, new_key)
+        if old_path is None or new_path is None:
+            return {}
+        return {"oldPropertyKey": old_path[2:], "newPropertyKey": new_path[2:], "filePattern": path}
+    return {"oldPropertyKey": old_key, "newPropertyKey": new_key}
+
+
+def _from_options(change: Change) -> dict[str, str]:
+    """``ChangeFrom``'s options for the change's base image: the old image's name and tag, the new ones."""
+    images = base_image_change(change)
+    if images is None:
+        return {}
+    (old_name, old_tag), (new_name, new_tag) = _image_parts(images[0]), _image_parts(images[1])
+    options = {"oldImageName": old_name, "oldTag": old_tag, "newImageName": new_name, "newTag": new_tag}
+    return {k: v for k, v in options.items() if v is not None}
 
 
 def _key_value(line: str) -> tuple[str | None, str]:

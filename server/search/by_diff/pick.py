@@ -3,7 +3,7 @@ changes (a small ``FROM`` line or a deleted file included) rather than repeating
 file: each segment's scores lifted toward the best segment's, a covered segment's weight decayed, a little
 credit for matching other segments well (spread), and a PR-level description's hit covering the segments it
 sums up. The generic edit recipes of the segments' file kinds (``generic``) follow the recipes that were best
-for some change, ahead of the runners-up.
+for some change, ahead of the runners-up and of any weak pick.
 """
 
 from __future__ import annotations
@@ -28,8 +28,13 @@ COVERAGE_DECAY = 0.55
 # toolchain hunk).
 MEMBERS_KEEP = True
 # The generic edit recipes (``generic``) of the segments go after the leading run of recipes that were best
-# for some segment when picked, before the runners-up; at most this many (the first segments' first).
-FALLBACK = 2
+# for some segment when picked, before the runners-up; at most this many (the first segments' first) ...
+FALLBACK = 3
+# ... and before the first pick valued under this share of the first one's below the list's first third, even
+# inside that run: a generic recipe told a changed line's options writes a line of the PR, which a weak pick of
+# a long run (a recipe sharing a big file's words) mostly does not. Measured: 0.5 kept the tune half (a run
+# filling the list yielding its last places regardless cost it 0.871 -> 0.815 R@10).
+WEAK_PICK = 0.5
 # ... a generic recipe the pick already placed among the runners-up moves up to that place too (False: it
 # stayed where the runners-up had it, below recipes no better than it).
 RUNNERS_UP_STAY = False
@@ -110,8 +115,13 @@ def with_fallbacks(
     chosen: list[tuple[str, float]], best_for_some: list[bool], fallbacks: Sequence[Sequence[str]], limit: int
 ) -> list[tuple[str, float]]:
     """The generic recipes inserted after the leading run of picks that were best for some segment: where
-    the specific evidence ends and the runners-up of covered segments begin."""
-    at = next((i for i, best in enumerate(best_for_some) if not best), len(chosen))
+    the specific evidence ends and the runners-up of covered segments begin, or where the picks grow weak
+    (``WEAK_PICK``)."""
+    run = next((i for i, best in enumerate(best_for_some) if not best), len(chosen))
+    first = chosen[0][1] if chosen else 0.0
+    # a weak pick counts below the list's first third: that third is the specific evidence's
+    weak = next((i for i in range(limit // 3, len(chosen)) if chosen[i][1] < WEAK_PICK * first), len(chosen))
+    at = min(run, weak)
     # A generic recipe already among the runners-up moves up to its place (unless RUNNERS_UP_STAY).
     head = {rid for rid, _ in (chosen if RUNNERS_UP_STAY else chosen[:at])}
     extra: list[str] = []

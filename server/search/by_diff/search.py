@@ -187,7 +187,10 @@ def find_recipes_for_diff(
         wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
     units = per_segment + wide_units + [{u.recipe: u.match} for u in over]
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide] + [u.segments for u in over]
-    fallbacks = [generic_recipes(s.change, known, s.lines_above, s.file) for s in segments]
+    fallbacks = [
+        generic_recipes(s.change, known, s.lines_above, s.file, bool(built))
+        for s, built in zip(segments, edits, strict=True)
+    ]
     fallbacks += [[] for _ in range(len(wide) + len(over))]
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * (len(wide) + len(over))
     ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks, offered)
