@@ -34,22 +34,29 @@ PLACEHOLDERS = (
 
 
 def test_a_method_pattern_option_reads_as_its_type() -> None:
-    assert diff_catalog.preset_values({"methodPattern": "org.slf4j.Logger info(..)"}) == ("org.slf4j.logger",)
+    assert diff_catalog.preset_values({"methodPattern": "org.slf4j.Logger info(..)"}) == ("type:org.slf4j.logger",)
     # the same values save the method: one preset of one recipe
     steps = [
         {"recipe_id": GENERIC, "options": {"methodPattern": f"org.slf4j.Logger {level}(..)"}}
         for level in ("debug", "info")
     ]
-    assert preset_of(steps) == (GENERIC, ("org.slf4j.logger",))
+    assert preset_of(steps) == (GENERIC, ("type:org.slf4j.logger",))
     # two types, or two recipes, are no preset
     assert preset_of([*steps, {"recipe_id": GENERIC, "options": {"methodPattern": "org.acme.Log info(..)"}}]) is None
     assert preset_of([*steps, {"recipe_id": "org.openrewrite.java.ChangeType", "options": {}}]) is None
     assert preset_of([]) is None
 
 
+def test_a_type_value_is_shown_anywhere_in_the_diff_other_values_in_the_segment() -> None:
+    assert diff_scoring.type_shown("type:org.slf4j.logger", {"org.slf4j.logger", "info"})
+    assert not diff_scoring.type_shown("type:org.slf4j.logger", {"org.apache.log4j.logger"})
+    # a dotted key is a value of its own, for the segment to show
+    assert not diff_scoring.type_shown("org.gradle.caching", {"org.gradle.caching"})
+
+
 def test_the_catalog_knows_the_slf4j_logging_preset_and_the_import_cleanups(catalog) -> None:
     snap = example_snapshot(catalog)
-    assert snap.presets[SLF4J] == (GENERIC, ("org.slf4j.logger",))
+    assert snap.presets[SLF4J] == (GENERIC, ("type:org.slf4j.logger",))
     # Log4j's namesake configures two types (Logger and Category): no single preset
     assert "org.openrewrite.java.logging.log4j.ParameterizedLogging" not in snap.presets
     assert "org.openrewrite.java.RemoveUnusedImports" in snap.cleanups

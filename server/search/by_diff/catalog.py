@@ -93,6 +93,8 @@ def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, fr
 
 
 # A method pattern option (``org.slf4j.Logger info(..)``): the declaring type, the method name, the arguments.
+# ... a preset's value read from one: ``type:org.slf4j.logger`` (``scoring._presets`` looks for it in the whole diff)
+TYPE_VALUE = "type:"
 METHOD_PATTERN = re.compile(r"^([a-z_$][\w$]*(?:\.[a-z_$][\w$]*)+)\s+[\w$*<>]+\(.*\)$")
 
 
@@ -110,7 +112,7 @@ def preset_values(options: Any) -> tuple[str, ...] | None:
             return None
         text = str(value).strip().lower()
         if pattern := METHOD_PATTERN.match(text):
-            text = pattern.group(1)  # the type whose calls it changes, named where the file imports it
+            text = TYPE_VALUE + pattern.group(1)  # the type whose calls it changes, named where a file imports it
         if not text or any(ch.isspace() for ch in text) or len(text) > 80:
             return None
         out.append(text)

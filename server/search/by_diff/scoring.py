@@ -20,7 +20,7 @@ from ... import config
 from ...diffs.features import MANAGED_SHAPE, Change
 from ...diffs.words import new_versions
 from ...embedding import Embedder
-from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
+from .catalog import TYPE_VALUE, ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
 from .syntax import construct_tokens
 from .upgrades import agreements, agrees, segment_handles
@@ -54,7 +54,7 @@ SECTION_MISMATCH = 0.85
 # A preset (a composite running one recipe with options set) whose every option value the segment shows takes
 # its step's score times this: the same change, already configured for this PR.
 PRESET = 1.1
-PRESET_TYPES = True  # ... a dotted value (a type a method pattern names) shown anywhere in the diff counts
+PRESET_TYPES = True  # ... a type its method pattern names counts as shown where the diff names it anywhere
 PRESET_BELOW = 0.999  # ... but not above a recipe it runs that matched better than its step
 # An upgrade composite with a step that moves a coordinate the segment moves (``upgrades``), to a version the
 # segment moves to: scored this share of the segment's best recipe (when at most UPGRADE_HOLDERS recipes run
@@ -343,7 +343,7 @@ def _presets(
         match = out.get(step)
         if match is None or version_factor(rid, added) < 1.0:
             continue
-        if not all(option_shown(v, tokens, added) or (PRESET_TYPES and v in mentioned and "." in v) for v in values):
+        if not all(option_shown(v, tokens, added) or type_shown(v, mentioned) for v in values):
             continue
         score = match.score * PRESET * demotion(rid, snap) / demotion(step, snap)
         # A recipe the preset runs that matched at least as well as its step (``UpdateJavaCompatibility`` under
@@ -354,6 +354,11 @@ def _presets(
         current = out.get(rid)
         if current is None or score > current.score:
             out[rid] = Match(score, match.cosine, match.example, match.tokens, match.phrase)
+
+
+def type_shown(value: str, mentioned: Collection[str]) -> bool:
+    """A preset's type value (``catalog.TYPE_VALUE``: the type a method pattern names) the diff names anywhere."""
+    return PRESET_TYPES and value.startswith(TYPE_VALUE) and value.removeprefix(TYPE_VALUE) in mentioned
 
 
 def option_shown(value: str, tokens: set[str], added: Sequence[str]) -> bool:
