@@ -72,6 +72,8 @@ class ExampleSnapshot:
     elements: dict[str, frozenset[str]] = field(default_factory=dict)
     # the renames, moves and removals each composite's steps configure (``steps.step_index``)
     steps: StepIndex = field(default_factory=StepIndex)
+    # recipes every example of which only removes imports (``import_cleanups``)
+    cleanups: frozenset[str] = frozenset()
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -90,6 +92,12 @@ def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, fr
     return out
 
 
+# A method pattern option (``org.slf4j.Logger info(..)``): the declaring type, the method name, the arguments.
+# ... a preset's value read from one: ``type:org.slf4j.logger`` (``scoring._presets`` looks for it in the whole diff)
+TYPE_VALUE = "type:"
+METHOD_PATTERN = re.compile(r"^([a-z_$][\w$]*(?:\.[a-z_$][\w$]*)+)\s+[\w$*<>]+\(.*\)$")
+
+
 def preset_values(options: Any) -> tuple[str, ...] | None:
     """The option values a preset sets, as the diff's tokens read them (lower case; ``17`` for 17); None when
     there are none to compare, or one is no single word a diff could show (a license text, a mapping).
@@ -103,10 +111,38 @@ def preset_values(options: Any) -> tuple[str, ...] | None:
         if not isinstance(value, (str, int, float)):
             return None
         text = str(value).strip().lower()
+        if pattern := METHOD_PATTERN.match(text):
+            text = TYPE_VALUE + pattern.group(1)  # the type whose calls it changes, named where a file imports it
         if not text or any(ch.isspace() for ch in text) or len(text) > 80:
             return None
         out.append(text)
     return tuple(out) or None
+
+
+def preset_of(steps: Any) -> tuple[str, tuple[str, ...]] | None:
+    """The recipe a preset runs and the option values it sets: a composite of one step, or of several steps that
+    run one recipe with the same values save the method a pattern names (``slf4j.ParameterizedLogging``: the
+    generic ``ParameterizedLogging`` for ``org.slf4j.Logger`` ``trace``, ``debug``, ... ``error``)."""
+    if not isinstance(steps, list) or not steps or not all(isinstance(step, dict) for step in steps):
+        return None
+    recipes = {step.get("recipe_id") for step in steps}
+    values = {preset_values(step.get("options")) for step in steps}
+    if len(recipes) != 1 or len(values) != 1:
+        return None
+    recipe, value = recipes.pop(), values.pop()
+    return (recipe, value) if isinstance(recipe, str) and value is not None else None
+
+
+def import_cleanups(examples: list[StoredExample]) -> frozenset[str]:
+    """Recipes every example of which only removes imports (``RemoveUnusedImports``, ``CleanupJUnitImports``):
+    the tidying that follows whatever change made an import unused, in any code PR, not a change of its own."""
+    cleans: dict[str, bool] = {}
+    for ex in examples:
+        removed = [line.strip() for line in ex.change.removed if line.strip()]
+        only = bool(removed) and not any(line.strip() for line in ex.change.added)
+        only = only and all(line.startswith("import ") for line in removed)
+        cleans[ex.recipe_id] = cleans.get(ex.recipe_id, True) and only
+    return frozenset(rid for rid, only in cleans.items() if only)
 
 
 def mark_managed(examples: list[StoredExample], texts: dict[tuple[str, int], tuple[str, str]]) -> None:
@@ -210,13 +246,9 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             maven_texts = {(rid, n): (before or "", after or "") for rid, n, before, after in cur.fetchall()}
             cur.execute(
                 "SELECT id, data->'recipe_list' FROM recipes WHERE availability = 'docs' "
-                "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) = 1 ORDER BY id"
+                "AND jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) > 0 ORDER BY id"
             )
-            presets = {
-                rid: (steps[0]["recipe_id"], values)
-                for rid, steps in cur.fetchall()
-                if (values := preset_values(steps[0].get("options"))) is not None
-            }
+            presets = {rid: found for rid, steps in cur.fetchall() if (found := preset_of(steps)) is not None}
             cur.execute(
                 "SELECT id, data->'recipe_list' FROM recipes "
                 "WHERE jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) > 0 ORDER BY id"
@@ -272,6 +304,7 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             framework_anchors(examples, [*recipe_ids, *parents, *(p for ps in parents.values() for p in ps)]),
             element_anchors(examples, maven_texts, composites=recipe_lists.keys()),
             steps=step_index(recipe_lists),
+            cleanups=import_cleanups(examples),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

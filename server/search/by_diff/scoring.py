@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,7 +20,7 @@ from ... import config
 from ...diffs.features import MANAGED_SHAPE, Change
 from ...diffs.words import new_versions
 from ...embedding import Embedder
-from .catalog import ExampleSnapshot, pair_tokens, side_tokens, whole_file
+from .catalog import TYPE_VALUE, ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
 from .syntax import construct_tokens
 from .upgrades import agreements, agrees, segment_handles
@@ -46,6 +46,7 @@ W_TEXT = 1.2  # the hunk described in words, searched with find_recipes (its fus
 V_AGREE = 1.15  # the version a recipe's id names agrees with a version the hunk adds
 V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
 SEARCH_ONLY = 0.5  # a search-only recipe (``priors.is_search_only``) marks code, a PR changes it
+CLEANUP = 0.6  # a recipe whose examples only remove imports (``catalog.import_cleanups``): tidying after a change
 COPY = 0.7  # a republished copy (``io.quarkus.updates...``) or a generated ``Outer$Inner`` fragment
 # A Maven example inside ``<dependencyManagement>`` against a change outside one (or the other way round): its
 # content evidence times this (managed and direct dependencies have recipes of their own).
@@ -53,6 +54,7 @@ SECTION_MISMATCH = 0.85
 # A preset (a composite running one recipe with options set) whose every option value the segment shows takes
 # its step's score times this: the same change, already configured for this PR.
 PRESET = 1.1
+PRESET_TYPES = True  # ... a type its method pattern names counts as shown where the diff names it anywhere
 PRESET_BELOW = 0.999  # ... but not above a recipe it runs that matched better than its step
 # An upgrade composite with a step that moves a coordinate the segment moves (``upgrades``), to a version the
 # segment moves to: scored this share of the segment's best recipe (when at most UPGRADE_HOLDERS recipes run
@@ -263,9 +265,11 @@ def embed_segments(embedder: Embedder, segments: Sequence[Segment], phrases: Seq
 
 
 def demotion(recipe_id: str, snap: ExampleSnapshot) -> float:
-    """A search-only recipe marks what it finds, a PR diff is a change; a republished copy or a generated
-    fragment takes a slot its canonical recipe (or collection) should have."""
+    """A search-only recipe marks what it finds, a PR diff is a change; a recipe that only removes imports tidies
+    after the change that made them unused; a republished copy or a generated fragment takes a slot its canonical
+    recipe (or collection) should have."""
     factor = SEARCH_ONLY if recipe_id in snap.search_only else 1.0
+    factor *= CLEANUP if recipe_id in snap.cleanups else 1.0
     return factor * COPY if recipe_id in snap.copies else factor
 
 
@@ -275,10 +279,12 @@ def fuse(
     text: dict[str, tuple[float, str]],
     snap: ExampleSnapshot,
     phrases: Sequence[str] = (),
+    mentioned: Collection[str] = (),
 ) -> dict[str, Match]:
     """The example evidence plus the words evidence, weighed by version evidence. For a deleted or created
     file the content matches less (a deleted class resembles many examples) unless the example also
-    deletes or creates a file."""
+    deletes or creates a file. ``mentioned``: every word of the diff (``anchors.diff_words``), where a preset's
+    configured type shows (an import)."""
     added = new_versions(seg)
     whole = whole_file(seg)
     out: dict[str, Match] = {}
@@ -295,7 +301,7 @@ def fuse(
         else:
             out[rid] = Match(score, match.cosine, match.example, match.tokens, phrase)
     if PRESET > 0:
-        _presets(seg, added, out, snap)
+        _presets(seg, added, out, snap, mentioned)
     if UPGRADE > 0:
         _upgrades(seg, added, out, snap, phrases)
     return out
@@ -322,10 +328,14 @@ def _upgrades(
             raise_to(out, rid, top * UPGRADE * demotion(rid, snap))
 
 
-def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: ExampleSnapshot) -> None:
+def _presets(
+    seg: Change, added: Sequence[str], out: dict[str, Match], snap: ExampleSnapshot, mentioned: Collection[str] = ()
+) -> None:
     """A preset whose option values the segment shows (``UpgradeBuildToJava17`` where the build moves to 17,
     ``ExcludeJUnit4UnlessUsingTestcontainers`` where ``junit:junit`` goes) takes its step's evidence: it makes
-    the same change, configured for this PR."""
+    the same change, configured for this PR. A type a preset's method pattern names counts as shown where the
+    diff names it anywhere (``slf4j.ParameterizedLogging``'s ``org.slf4j.Logger``: imported once, called in
+    every changed line)."""
     if not snap.presets:
         return
     tokens = seg.tokens_removed | seg.tokens_added
@@ -333,7 +343,7 @@ def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: Exa
         match = out.get(step)
         if match is None or version_factor(rid, added) < 1.0:
             continue
-        if not all(option_shown(v, tokens, added) for v in values):
+        if not all(option_shown(v, tokens, added) or type_shown(v, mentioned) for v in values):
             continue
         score = match.score * PRESET * demotion(rid, snap) / demotion(step, snap)
         # A recipe the preset runs that matched at least as well as its step (``UpdateJavaCompatibility`` under
@@ -344,6 +354,11 @@ def _presets(seg: Change, added: Sequence[str], out: dict[str, Match], snap: Exa
         current = out.get(rid)
         if current is None or score > current.score:
             out[rid] = Match(score, match.cosine, match.example, match.tokens, match.phrase)
+
+
+def type_shown(value: str, mentioned: Collection[str]) -> bool:
+    """A preset's type value (``catalog.TYPE_VALUE``: the type a method pattern names) the diff names anywhere."""
+    return PRESET_TYPES and value.startswith(TYPE_VALUE) and value.removeprefix(TYPE_VALUE) in mentioned
 
 
 def option_shown(value: str, tokens: set[str], added: Sequence[str]) -> bool:

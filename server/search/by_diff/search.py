@@ -137,9 +137,12 @@ def find_recipes_for_diff(
     cos = vectors @ snap.matrix.T if len(snap.examples) else np.zeros((len(segments), 0), np.float32)
     rcos = vectors @ snap.recipe_matrix.T if len(snap.recipe_ids) else np.zeros((len(segments), 0), np.float32)
     per_segment = [score_segment(s.change, cos[n], rcos[n], snap) for n, s in enumerate(segments)]
+    mentioned = anchors.diff_words(text)
     if W_TEXT > 0:
         texts = text_scores(phrases, pending)
-        per_segment = [fuse(s.change, per_segment[n], texts[n], snap, phrases[n]) for n, s in enumerate(segments)]
+        per_segment = [
+            fuse(s.change, per_segment[n], texts[n], snap, phrases[n], mentioned) for n, s in enumerate(segments)
+        ]
     known = set(snap.recipe_ids)
     edits = segment_edits(segments)
     # Build edits are offered at the segment's own strength, before the anchors below weigh down the recipes
@@ -147,7 +150,6 @@ def find_recipes_for_diff(
     offered = offer(per_segment, segments, edits, known)
     # A recipe named after what its examples all change (``LABEL``), or under a framework's package (``camel``),
     # where the diff mentions none of it.
-    mentioned = anchors.diff_words(text)
     per_segment = [weighed(s, anchors.unanchored(s, mentioned, snap.anchors, snap.frameworks)) for s in per_segment]
     # ... or one changing Maven elements other than the one this Maven hunk sits in (``<project>``'s version).
     per_segment = [

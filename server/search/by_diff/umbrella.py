@@ -2,7 +2,10 @@
 
 A PR that replaces ``System.out.println`` in one place, ``System.err.println`` in another and an
 ``e.printStackTrace()`` in a third matches three leaf recipes, one per change; the catalog's composite that lists
-all three (its ``recipe_list``) is the one recipe that makes the whole PR. Per-segment evidence only lets a
+all three (its ``recipe_list``) is the one recipe that makes the whole PR. A listed recipe that is a composite
+itself, listed by few, counts as the step of the composites listing it when one of its own steps is among a
+change's best (``NESTED``: ``JUnit5BestPractices`` lists ``JUnit4to5Migration`` and ``JupiterBestPractices``,
+whose steps make a JUnit 4 test's changes). Per-segment evidence only lets a
 composite inherit half of a step's match, so it never reaches the top. Here a composite that lists at least
 ``MIN_STEPS`` different recipes, each among the best of a different change, becomes one more unit of the pick
 standing for those changes, scored just below its best step: the leaf that makes the change first, the
@@ -21,6 +24,9 @@ from .scoring import Match, best_first, demotion, top_score
 UMBRELLA = True  # rank the PR's umbrella composites (``umbrellas``)
 MIN_STEPS = 2  # different listed recipes, each best for some change, that make a composite the PR's umbrella
 MIN_SHARE = 0.5  # ... and at least this share of all the recipes it lists
+# A step's own composite, listed by few composites, counts as the step of the composites listing it
+# (``JUnit5BestPractices`` lists ``JupiterBestPractices``, which lists ``TestsShouldNotBePublic``).
+NESTED = True
 # A recipe many composites list (a generic plugin bump, a Java version step) says nothing about which of them the
 # PR is: only the steps listed by at most this many composites count.
 MAX_LISTED_BY = 3
@@ -55,6 +61,10 @@ def umbrellas(per_segment: Sequence[dict[str, Match]], snap: ExampleSnapshot, kn
                 continue
             for parent in parents:
                 found[parent][rid].append((n, match))
+                grandparents = snap.parents.get(parent, ()) if NESTED else ()
+                if len(grandparents) <= MAX_LISTED_BY:
+                    for grand in grandparents:
+                        found[grand][parent].append((n, match))
     sizes = list_sizes(snap)
     out: list[Umbrella] = []
     for parent, steps in found.items():
