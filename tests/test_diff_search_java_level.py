@@ -12,7 +12,13 @@ from conftest import spent_pr_case
 from rewrite_assist.server.diffs.features import Change
 from rewrite_assist.server.search.by_diff import java_level
 from rewrite_assist.server.search.by_diff.catalog import example_snapshot
-from rewrite_assist.server.search.by_diff.java_level import as_level, level_moves, level_recipes, segment_level
+from rewrite_assist.server.search.by_diff.java_level import (
+    as_level,
+    image_level,
+    level_moves,
+    level_recipes,
+    segment_level,
+)
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 from rewrite_assist.server.search.by_diff.split import split_diff
 
@@ -46,8 +52,38 @@ def test_levels_are_read_as_the_recipes_take_them() -> None:
     assert segment_level(toolchain) is None
     ci = _change("yaml", ["          java-version: '11'"], ["          java-version: '17'"])
     assert segment_level(ci) == "17"
+    # an action's own version is no Java level; the level beside it is
+    action = _change("yaml", ["uses: actions/setup-java@v3"], ["uses: actions/setup-java@v4"])
+    assert segment_level(action) is None
+    both = _change(
+        "yaml",
+        ["uses: actions/setup-java@v3", "java-version: '11'"],
+        ["uses: actions/setup-java@v4", "java-version: 17"],
+    )
+    assert segment_level(both) == "17"
     # Java code is no level move, whatever numbers it holds
     assert segment_level(_change("java", ["int java = 11;"], ["int java = 17;"])) is None
+
+
+def test_a_jdk_image_tag_is_read_as_a_level() -> None:
+    # the number after a word naming Java, a JDK or a JRE; else the leading number of a JDK image's tag
+    assert image_level("FROM eclipse-temurin:17-jre-jammy") == "17"
+    assert image_level("FROM --platform=linux/amd64 eclipse-temurin:21-jdk-alpine AS build") == "21"
+    assert image_level("FROM openjdk:11") == "11"
+    assert image_level("FROM maven:3.6-jdk-11 AS build") == "11"
+    assert image_level("FROM registry.access.redhat.com/ubi8/openjdk-17:1.18") == "17"
+    assert image_level("FROM adoptopenjdk/openjdk11:alpine-jre") == "11"
+    assert image_level("FROM gcr.io/distroless/java17-debian12:nonroot") == "17"
+    # an image naming no JDK has no Java level, whatever its tag's number
+    assert image_level("FROM node:20-alpine") is None
+    assert image_level("FROM postgres:16") is None
+    assert image_level("RUN java -version") is None
+    # a Dockerfile-only move is a level move; the same level in another image is none
+    move = _change("dockerfile", ["FROM adoptopenjdk/openjdk11:jre-11.0.11_9-alpine"], ["FROM eclipse-temurin:21-jre"])
+    assert segment_level(move) == "21"
+    same = _change("dockerfile", ["FROM eclipse-temurin:17-jre-alpine"], ["FROM gcr.io/distroless/java17-debian12"])
+    assert segment_level(same) is None
+    assert segment_level(_change("dockerfile", ["FROM node:18"], ["FROM node:20"])) is None
 
 
 def test_the_concern_is_read_from_the_catalog_graph(catalog) -> None:
@@ -56,6 +92,11 @@ def test_the_concern_is_read_from_the_catalog_graph(catalog) -> None:
     assert recipes.setters == frozenset({MIGRATE + "UpgradeJavaVersion"})
     assert recipes.presets[MIGRATE + "UpgradeBuildToJava17"] == "17"
     assert recipes.presets[MIGRATE + "UpgradeBuildToJava21"] == "21"
+    # the migrations to a level: the composites running its preset
+    assert MIGRATE + "UpgradeToJava17" in recipes.migrations["17"]
+    assert MIGRATE + "UpgradeToJava21" in recipes.migrations["21"]
+    assert MIGRATE + "Java8toJava11" in recipes.migrations["11"]
+    assert MIGRATE + "UpgradeToJava21" not in recipes.migrations["17"]
     # its steps, by the file kind of their examples
     assert {MAVEN_LEVEL, MAVEN_RELEASE} <= set(recipes.steps["maven"])
     assert GRADLE_LEVEL in recipes.steps["gradle"]
@@ -119,3 +160,23 @@ def test_a_pr_moving_no_level_leaves_the_level_recipes_out(catalog, embedder, mo
     assert not concern & set(_ids(catalog, embedder, case))
     monkeypatch.setattr(java_level, "UNMOVED", 1.0)
     assert concern & set(_ids(catalog, embedder, case))
+
+
+def test_a_jdk_image_keeping_its_level_moves_none(catalog, embedder) -> None:
+    # Quarkus 3.2: the UBI image's own version moves (openjdk-17:1.14 -> 1.16), the JDK stays at 17
+    case = "pt14-quarkus-3-2"
+    segments, *_ = split_diff(spent_pr_case(case).read_text(encoding="utf-8"))
+    assert level_moves(segments) == {}
+    assert MAVEN_LEVEL not in _ids(catalog, embedder, case)
+
+
+def test_a_build_moving_the_level_offers_the_migration_to_it(
+    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Boot 3: the pom's java.version 11 -> 17 (CI and the Dockerfile too) among Jakarta and tracing changes
+    case = "pt20-boot3-cloud-2022-tracing"
+    segments, *_ = split_diff(spent_pr_case(case).read_text(encoding="utf-8"))
+    assert "17" in level_moves(segments).values()
+    assert MIGRATE + "UpgradeToJava17" in _ids(catalog, embedder, case)
+    monkeypatch.setattr(java_level, "MIGRATION", False)
+    assert MIGRATE + "UpgradeToJava17" not in _ids(catalog, embedder, case)

@@ -7,12 +7,16 @@ the level (``UpdateMavenProjectPropertyJavaVersion`` for a pom, ``UpdateJavaComp
 their examples' file kinds say which). So the concern is read from the catalog once per snapshot
 (``level_recipes``), and the diff's level move once per PR (``level_moves``):
 
+- a segment moves the level where a pom's level properties or compiler elements, a line naming Java with a new
+  version (a Gradle script, CI's ``java-version``, an action's own ``@v4`` apart) or a JDK image's tag
+  (``image_level``: ``eclipse-temurin:17-jre`` → ``21-jre``) move to a level none of its removed lines has;
 - a build file segment that moves the level offers the setter's step for its file kind that changes the names the
   segment changes (versions aside) and that its own evidence ranks best (where no step changes them, a Gradle
   toolchain, the setter itself); a pom segment that swaps ``source``/``target`` for ``release`` also offers the
   step whose examples add what it adds. Each is offered just
   below the segment's best recipe, its one-recipe namesake in another package right after it (``offer``): the
-  recipes that write the lines, told ``version: N``;
+  recipes that write the lines, told ``version: N``; after them the migrations to that level, the composites
+  running its ``UpgradeBuildToJavaN`` preset (``UpgradeToJava17``, ``Java8toJava11``);
 - a diff that moves no Java level anywhere weighs the setter, its build file steps, their namesakes and the
   composites presetting the setter down (``unmoved``), the steps offered for a ``release`` swap apart: a pom whose
   plugin versions change resembles their examples, but they would write a line the PR does not touch.
@@ -33,6 +37,8 @@ from .scoring import Match, top_score
 from .split import Segment
 from .umbrella import list_sizes
 
+# A Dockerfile moves the level through its JDK image's tag (``image_level``); off: as any file, by ``words``.
+IMAGE_LEVEL = True
 JAVA_LEVEL = True  # offer the build tool's level recipe where a build file moves the level (``offer``)
 # Where no segment moves a Java level, the concern's recipes keep this share of their scores (1: left alone).
 UNMOVED = 0.5
@@ -40,10 +46,22 @@ UNMOVED = 0.5
 SETTER_WHERE_NO_STEP = True
 SHARE = 0.999  # an offered recipe's score: this share of the segment's best (as a build edit's, ``build_edits``)
 NAMESAKE = 0.99  # ... its namesake in another package, this share of that
+# A build file moving the level to N is a migration to Java N: the composites running the level's preset
+# (``UpgradeToJava17`` runs ``UpgradeBuildToJava17``) are offered after its steps; picked, one covers the segment
+# as any recipe does (not as a build edit, which leaves it open for the next).
+MIGRATION = True
 BUILD_KINDS = frozenset({"maven", "gradle"})
 # The compiler plugin's elements that set the level where a pom sets none of the ``JAVA_PROPERTIES``.
 COMPILER_ELEMENTS = frozenset({"release", "source", "target", "testRelease", "testSource", "testTarget"})
 _NUMBER = re.compile(r"(?<![\d.])(?:1\.)?\d+(?![\d])")
+# A ``FROM`` line's image reference: its name and tag (``eclipse-temurin:17-jre-jammy``, a digest ignored).
+_FROM = re.compile(r"^\s*FROM\s+(?:--\S+\s+)*([^\s:@]+)(?::([^\s@]+))?", re.IGNORECASE)
+# A word naming Java, a JDK or a JRE in an image reference, and the level written right after it.
+_JDK_WORD = re.compile(r"(?:java|jdk|jre)", re.IGNORECASE)
+_AFTER_JDK_WORD = re.compile(r"(?:java|jdk|jre)[-_]?(\d+)(?![\d.])", re.IGNORECASE)
+# A reference's version (``uses: actions/setup-java@v4``): the action's, set apart before a level is read.
+_REF = re.compile(r"@[\w.\-]+")
+_LEADING = re.compile(r"^(\d+)(?![\d])")
 
 
 def as_level(value: str) -> str | None:
@@ -66,6 +84,23 @@ def _pom_levels(lines: Sequence[str]) -> set[str]:
     return out
 
 
+def image_level(line: str) -> str | None:
+    """The JDK level of a ``FROM`` line's image, read from the reference's structure: the number written right
+    after a word naming Java, a JDK or a JRE (``openjdk-17``, ``openjdk11``, ``maven:3.6-jdk-11``,
+    ``distroless/java17``), else the leading number of the tag of an image naming one (``eclipse-temurin:21-jre``,
+    ``openjdk:11``); None for an image that names none (``node:20``, ``postgres:16``)."""
+    match = _FROM.match(line)
+    if match is None:
+        return None
+    name, tag = match.group(1), match.group(2) or ""
+    if (after := _AFTER_JDK_WORD.search(f"{name}:{tag}")) is not None:
+        return after.group(1)
+    leading = _LEADING.match(tag)
+    if leading is not None and _JDK_WORD.search(f"{name}:{tag}"):
+        return leading.group(1)
+    return None
+
+
 def segment_level(change: Change) -> str | None:
     """The Java level a build, CI or container segment moves to (None: it moves none). A pom's level properties
     and compiler elements are read as such; elsewhere a changed line naming Java or the JDK with a new version
@@ -76,6 +111,13 @@ def segment_level(change: Change) -> str | None:
         new = _pom_levels(change.added) - _pom_levels(change.removed)
         if new:
             return max(new, key=int)
+    if change.kind == "dockerfile" and IMAGE_LEVEL:
+        images = {level for line in change.added if (level := image_level(line)) is not None}
+        images -= {level for line in change.removed if (level := image_level(line)) is not None}
+        return max(images, key=int) if images else None
+    if any("@" in line for line in change.added + change.removed):
+        # ``actions/setup-java@v4`` names Java with the action's version, not the level
+        change = Change(change.kind, [_REF.sub("", x) for x in change.removed], [_REF.sub("", x) for x in change.added])
     level = _java_level(change)
     level = as_level(level) if level is not None else None
     if level is None:
@@ -99,6 +141,8 @@ class LevelRecipes:
     setters: frozenset[str] = frozenset()
     steps: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file kind → steps
     presets: dict[str, str] = field(default_factory=dict)  # composite → the level it presets
+    # level → the migrations to it: the composites running its preset (``UpgradeToJava17``, ``Java8toJava11``)
+    migrations: dict[str, tuple[str, ...]] = field(default_factory=dict)
     namesakes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # step → the names (versions aside) its examples change, and those only their added side has
     names: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -153,10 +197,14 @@ def level_recipes(snap: ExampleSnapshot) -> LevelRecipes:
         )
         for rid in concern
     }
+    migrations: dict[str, set[str]] = defaultdict(set)
+    for composite, value in presets.items():
+        migrations[value] |= set(snap.parents.get(composite, ()))
     out = LevelRecipes(
         setters,
         {k: tuple(v) for k, v in steps.items()},
         presets,
+        {k: tuple(sorted(v)) for k, v in migrations.items() if v},
         {k: v for k, v in namesakes.items() if v},
         {r: frozenset(names[r]) for r in concern},
         {r: frozenset(adds[r]) for r in concern},
@@ -199,7 +247,8 @@ def offer(
     known: Collection[str],
 ) -> tuple[set[tuple[int, str]], set[str]]:
     """In each build file segment that moves the level or swaps ``source``/``target`` for ``release``, its steps
-    (``segment_steps``) join its scores at ``SHARE`` of its best, each namesake just below (in place). Returns
+    (``segment_steps``) join its scores at ``SHARE`` of its best, each namesake just below (in place), and where
+    it moves the level the migrations to it below those. Returns
     the (segment, recipe) pairs whose score that raised, which the pick treats like build edits, and every recipe
     offered."""
     raised: set[tuple[int, str]] = set()
@@ -228,6 +277,17 @@ def offer(
                     continue  # its own evidence ranks it higher still: picked as that, it covers the segment
                 raised.add((n, offered))
             score *= NAMESAKE * NAMESAKE
+        for rid in recipes.migrations.get(level, ()) if level is not None and MIGRATION else ():
+            # the migration to the level, just below the recipes that write its lines
+            match = scores.get(rid)
+            if rid not in known or (match is not None and match.score >= score):
+                continue
+            steps.add(rid)
+            if match is None:
+                scores[rid] = Match(score, 0.0, None, [], f"migrate to Java {level}")
+            else:
+                match.score = score
+            score *= NAMESAKE
     return raised, steps
 
 
