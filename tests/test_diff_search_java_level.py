@@ -74,6 +74,8 @@ def test_a_jdk_image_tag_is_read_as_a_level() -> None:
     assert image_level("FROM registry.access.redhat.com/ubi8/openjdk-17:1.18") == "17"
     assert image_level("FROM adoptopenjdk/openjdk11:alpine-jre") == "11"
     assert image_level("FROM gcr.io/distroless/java17-debian12:nonroot") == "17"
+    # a registry port is no tag: the image's own tag is read (the shared reference reader, ``image_parts``)
+    assert image_level("FROM registry.local:5000/eclipse-temurin:17-jre") == "17"
     # an image naming no JDK has no Java level, whatever its tag's number
     assert image_level("FROM node:20-alpine") is None
     assert image_level("FROM postgres:16") is None

@@ -20,7 +20,7 @@ One module per kind of file (``keys``: properties and YAML, ``docker``, ``build`
 """
 
 from .common import KEY_VALUE, MAX_PHRASE_CHARS, MAX_PHRASES, XML_TAG, file_noun, new_versions, strip_quotes, versions
-from .docker import dockerfile_instructions, from_image
+from .docker import dockerfile_instructions, from_image, image_parts
 from .hunk import describe, names_something
 from .java import import_changes, split_type_changes
 from .keys import yaml_parents
@@ -37,6 +37,7 @@ __all__ = [
     "dockerfile_instructions",
     "file_noun",
     "from_image",
+    "image_parts",
     "import_changes",
     "names_something",
     "new_versions",

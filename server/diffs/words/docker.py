@@ -43,6 +43,16 @@ def from_image(line: str) -> str | None:
     return match.group(1) if match else None
 
 
+def image_parts(image: str) -> tuple[str, str | None]:
+    """``registry:5000/eclipse-temurin:17-jre`` → (name, tag); a digest stays with the tag."""
+    name, _, digest = image.partition("@")
+    head, _, last = name.rpartition("/")
+    if ":" in last:
+        last, tag = last.split(":", 1)
+        return (f"{head}/{last}" if head else last), tag + (f"@{digest}" if digest else "")
+    return name, None
+
+
 def _docker_instruction(line: str) -> str | None:
     """The instruction a Dockerfile line starts (``RUN``), if its first word is one."""
     words = line.split(None, 1)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from ...diffs.features import CODE_KINDS, Change, open_section, pair_lines
-from ...diffs.words import KEY_VALUE, XML_TAG, from_image, import_changes, strip_quotes, yaml_parents
+from ...diffs.words import KEY_VALUE, XML_TAG, from_image, image_parts, import_changes, strip_quotes, yaml_parents
 
 # What each generic recipe's page says it edits: a file kind's structured entries (a property, a YAML key,
 # a Maven property), by edit: a value changed, an entry added, removed, or its key renamed.
@@ -163,16 +163,6 @@ def base_image_change(change: Change) -> tuple[str, str] | None:
     return None
 
 
-def _image_parts(image: str) -> tuple[str, str | None]:
-    """``registry:5000/eclipse-temurin:17-jre`` → (name, tag); a digest stays with the tag."""
-    name, _, digest = image.partition("@")
-    head, _, last = name.rpartition("/")
-    if ":" in last:
-        last, tag = last.split(":", 1)
-        return (f"{head}/{last}" if head else last), tag + (f"@{digest}" if digest else "")
-    return name, None
-
-
 def one_edit(change: Change) -> tuple[str | None, str | None] | None:
     """The segment's edit as (old line, new line) when it is one line changed, added (old None) or removed
     (new None); None for anything larger."""
@@ -263,7 +253,7 @@ def _from_options(change: Change) -> dict[str, str]:
     images = base_image_change(change)
     if images is None:
         return {}
-    (old_name, old_tag), (new_name, new_tag) = _image_parts(images[0]), _image_parts(images[1])
+    (old_name, old_tag), (new_name, new_tag) = image_parts(images[0]), image_parts(images[1])
     options = {"oldImageName": old_name, "oldTag": old_tag, "newImageName": new_name, "newTag": new_tag}
     return {k: v for k, v in options.items() if v is not None}
 

@@ -30,6 +30,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from ...diffs.features import Change, looks_like_version
+from ...diffs.words import from_image, image_parts
 from ...diffs.words.common import XML_TAG, _java_level
 from .build_properties import JAVA_PROPERTIES
 from .catalog import ExampleSnapshot
@@ -54,8 +55,6 @@ BUILD_KINDS = frozenset({"maven", "gradle"})
 # The compiler plugin's elements that set the level where a pom sets none of the ``JAVA_PROPERTIES``.
 COMPILER_ELEMENTS = frozenset({"release", "source", "target", "testRelease", "testSource", "testTarget"})
 _NUMBER = re.compile(r"(?<![\d.])(?:1\.)?\d+(?![\d])")
-# A ``FROM`` line's image reference: its name and tag (``eclipse-temurin:17-jre-jammy``, a digest ignored).
-_FROM = re.compile(r"^\s*FROM\s+(?:--\S+\s+)*([^\s:@]+)(?::([^\s@]+))?", re.IGNORECASE)
 # A word naming Java, a JDK or a JRE in an image reference, and the level written right after it.
 _JDK_WORD = re.compile(r"(?:java|jdk|jre)", re.IGNORECASE)
 _AFTER_JDK_WORD = re.compile(r"(?:java|jdk|jre)[-_]?(\d+)(?![\d.])", re.IGNORECASE)
@@ -89,10 +88,11 @@ def image_level(line: str) -> str | None:
     after a word naming Java, a JDK or a JRE (``openjdk-17``, ``openjdk11``, ``maven:3.6-jdk-11``,
     ``distroless/java17``), else the leading number of the tag of an image naming one (``eclipse-temurin:21-jre``,
     ``openjdk:11``); None for an image that names none (``node:20``, ``postgres:16``)."""
-    match = _FROM.match(line)
-    if match is None:
+    image = from_image(line)
+    if image is None:
         return None
-    name, tag = match.group(1), match.group(2) or ""
+    name, tag = image_parts(image)
+    tag = tag or ""
     if (after := _AFTER_JDK_WORD.search(f"{name}:{tag}")) is not None:
         return after.group(1)
     leading = _LEADING.match(tag)
