@@ -3,41 +3,53 @@
 from __future__ import annotations
 
 import pytest
+from test_diff_search import pr_case
 
 from rewrite_assist.server.diffs import features
 from rewrite_assist.server.diffs.features import Change, pair_lines
 from rewrite_assist.server.search.by_diff.catalog import pair_tokens
 
-REMOVED = [
-    "    implementation 'com.google.guava:guava:21.0'",
-    "    implementation 'com.sun.mail:javax.mail:1.6.2'",
-    "    implementation 'org.apache.logging.log4j:log4j-core:2.19.0'",
-]
-ADDED = [
-    "    implementation 'com.google.guava:guava:33.0.0-jre'",
-    "    implementation 'jakarta.validation:jakarta.validation-api:3.0.2'",
-    "    implementation 'org.eclipse.angus:angus-mail:2.0.2'",
-    "    implementation 'org.apache.logging.log4j:log4j-core:2.22.1'",
-]
+# Real Gradle dependency lines of a pr-case (read from ../shared, not copied): two bumps and a swap of the mail
+# library, with the swap's new lines listed between the bumps' new lines.
+REMOVED_NAMES = ("com.google.guava:guava", "com.sun.mail:javax.mail", "com.fasterxml.jackson.core:jackson-databind")
+ADDED_NAMES = (
+    "com.google.guava:guava",
+    "jakarta.validation:jakarta.validation-api",
+    "org.eclipse.angus:angus-mail",
+    "com.fasterxml.jackson.core:jackson-databind",
+)
 
 
-def test_lines_of_one_keyword_pair_by_the_names_they_share() -> None:
-    pairs, left_removed, left_added = pair_lines(REMOVED, ADDED)
-    assert (REMOVED[0], ADDED[0]) in pairs  # guava with guava
-    assert (REMOVED[2], ADDED[3]) in pairs  # log4j-core with log4j-core, not with the next added line
+@pytest.fixture(scope="module")
+def lines() -> tuple[list[str], list[str]]:
+    """The removed and added dependency lines named above, as the PR's ``build.gradle`` hunk has them."""
+    diff = pr_case("notification-service-pr2").read_text(encoding="utf-8").splitlines()
+
+    def pick(sign: str, names: tuple[str, ...]) -> list[str]:
+        return [next(line[1:] for line in diff if line.startswith(sign) and f"'{name}:" in line) for name in names]
+
+    return pick("-", REMOVED_NAMES), pick("+", ADDED_NAMES)
+
+
+def test_lines_of_one_keyword_pair_by_the_names_they_share(lines: tuple[list[str], list[str]]) -> None:
+    removed, added = lines
+    pairs, left_removed, left_added = pair_lines(removed, added)
+    assert (removed[0], added[0]) in pairs  # guava with guava
+    assert (removed[2], added[3]) in pairs  # jackson-databind with jackson-databind, not with the next added line
     assert left_removed == [] and len(left_added) == 1
     # the substitution tokens read the same pairs: version bumps say nothing, the swap says what became what
-    tokens = pair_tokens(Change("gradle", REMOVED, ADDED))
-    assert not any("guava" in t or "log4j" in t for t in tokens), tokens
+    tokens = pair_tokens(Change("gradle", removed, added))
+    assert not any("guava" in t or "jackson" in t for t in tokens), tokens
     assert any(t.startswith("~com.sun.mail:javax.mail>") for t in tokens), tokens
 
 
-def test_in_order_the_swap_is_misread(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_in_order_the_swap_is_misread(monkeypatch: pytest.MonkeyPatch, lines: tuple[list[str], list[str]]) -> None:
+    removed, added = lines
     monkeypatch.setattr(features, "PAIR_BY_NAMES", False)
-    pairs, _, _ = pair_lines(REMOVED, ADDED)
-    assert (REMOVED[2], ADDED[3]) not in pairs  # log4j-core paired with the third added line
-    tokens = pair_tokens(Change("gradle", REMOVED, ADDED))
-    assert any("log4j" in t for t in tokens), tokens
+    pairs, _, _ = pair_lines(removed, added)
+    assert (removed[2], added[3]) not in pairs  # jackson-databind paired with the third added line
+    tokens = pair_tokens(Change("gradle", removed, added))
+    assert any("jackson" in t for t in tokens), tokens
 
 
 def test_blank_lines_and_lines_put_back_unchanged_are_no_pairs() -> None:
