@@ -50,9 +50,18 @@ def register(subparsers: Any) -> None:
     d.add_argument(
         "--set",
         dest="case_set",
-        choices=["pr-cases", "held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6"],
+        choices=[
+            "pr-cases",
+            "held-out",
+            "held-out-2",
+            "held-out-3",
+            "held-out-4",
+            "held-out-5",
+            "held-out-6",
+            "held-out-7",
+        ],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-6: "
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-7: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")

@@ -32,7 +32,8 @@ LABELS = DATA / "pr-diff-cases.jsonl"
 # development data for round 8; "held-out-3" was written while round 8 was built, for its one blind reading;
 # "held-out-4" was written after round 8 and is left unread for the next round (pr-heldout4-plan.md);
 # "held-out-5" was written while round 9 was built and is left unread for the round after it (pr-heldout5-plan.md);
-# "held-out-6" was written while round 10 was built, for the round after that (pr-heldout6-plan.md).
+# "held-out-6" was written while round 10 was built, for the round after that (pr-heldout6-plan.md);
+# "held-out-7" was written while round 11 was built, for the round after that (pr-heldout7-plan.md).
 HELDOUT_SETS = {
     "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
     "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
@@ -40,6 +41,7 @@ HELDOUT_SETS = {
     "held-out-4": (DATA / "pr-heldout4", DATA / "pr-heldout4-labels.jsonl"),
     "held-out-5": (DATA / "pr-heldout5", DATA / "pr-heldout5-labels.jsonl"),
     "held-out-6": (DATA / "pr-heldout6", DATA / "pr-heldout6-labels.jsonl"),
+    "held-out-7": (DATA / "pr-heldout7", DATA / "pr-heldout7-labels.jsonl"),
 }
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
 # Not every case has a grade-2 label: a mean over the cases that have one.
