@@ -96,10 +96,15 @@ def test_a_pom_change_gets_the_maven_property_recipes_only_inside_properties(cat
     known = set(diff_catalog.example_snapshot(catalog).recipe_ids)
     bump = Change("maven", ["    <java.version>1.8</java.version>"], ["    <java.version>17</java.version>"])
     assert generic_recipes(bump, known, ["  <properties>", "    <a.b>1</a.b>"]) == [MAVEN_PROPERTY]
-    # the parent's (or a dependency's) <version> is no property: its own recipes change it
+    # the parent's (or a dependency's) <version> is no property: its own recipes change it (``built``)
     parent = Change("maven", ["    <version>2.4.0</version>"], ["    <version>3.0.0</version>"])
-    assert generic_recipes(parent, known, ["  <parent>", "    <artifactId>x</artifactId>"]) == []
-    assert generic_recipes(bump, known, ["  </properties>", "  <dependencies>"]) == []
+    assert generic_recipes(parent, known, ["  <parent>", "    <artifactId>x</artifactId>"], built=True) == []
+    assert MAVEN_PROPERTY not in generic_recipes(bump, known, ["  </properties>", "  <dependencies>"])
+    # a pom line outside <properties> no build recipe makes: the free-text edit of that one line, not of several
+    enforcer = Change("maven", ["    <version>[17,)</version>"], ["    <version>[21,)</version>"])
+    assert generic_recipes(enforcer, known, ["  <requireJavaVersion>"]) == [TEXT_EDIT]
+    two = Change("maven", ["<source>11</source>", "<target>11</target>"], ["<release>11</release>"])
+    assert generic_recipes(two, known, ["  <configuration>"]) == []
     # above a long properties block's middle the hunk shows no element: an entry named like a property counts
     assert in_properties_section([], bump.removed + bump.added)
     assert not in_properties_section([], parent.removed + parent.added)

@@ -1,7 +1,8 @@
 """The diff search's generic edit recipes per file kind (``by_diff.generic``): a Dockerfile's base image by
 ``docker.ChangeFrom``, a Java package renamed in its imports by ``java.ChangePackage``, YAML keys by the
-property recipes and GitHub workflows by none, no free-text edit for a build line a build recipe makes; and
-their place in the whole-diff pick (``pick.with_fallbacks``: before a weak pick even inside the leading run)."""
+property recipes and a GitHub workflow's lines no ``github`` recipe makes by ``FindAndReplace``, no free-text
+edit for a build line a build recipe makes; and their place in the whole-diff pick (``pick.with_fallbacks``:
+before a weak pick even inside the leading run)."""
 
 from __future__ import annotations
 
@@ -64,16 +65,16 @@ def test_a_package_renamed_in_one_part_gets_change_package(known) -> None:
         "newPackageName": "jakarta.persistence",
         "recursive": "true",
     }
-    # another library's types (a move to another depth) are a specific migration's mapping, not a rename
+    # another library's types (a move to another depth) are no package rename (``ChangeType`` moves each type)
     junit = Change("java", ["import org.junit.Test;"], ["import org.junit.jupiter.api.Test;"])
     log = Change("java", ["import org.apache.log4j.Logger;"], ["import org.slf4j.Logger;"])
-    assert package_renames(junit) == [] and generic_recipes(junit, known) == []
-    assert generic_recipes(log, known) == []
+    assert package_renames(junit) == [] and PACKAGE_RENAME not in generic_recipes(junit, known)
+    assert PACKAGE_RENAME not in generic_recipes(log, known)
     # nor is a Java line's edit a text edit
     assert generic_recipes(Change("java", ["int a = 1;"], ["int a = 2;"]), known) == []
 
 
-def test_yaml_keys_get_the_property_recipes_and_workflows_none(known) -> None:
+def test_yaml_keys_get_the_property_recipes_and_workflow_lines_a_text_edit(known) -> None:
     port = Change("yaml", ["    port: 8080"], ["    port: 9090"])
     assert generic_recipes(port, known, path="src/main/resources/application.yml") == [YAML_VALUE]
     assert generic_options(YAML_VALUE, "application.yml", port, ["server:", "  http:"]) == {
@@ -87,9 +88,21 @@ def test_yaml_keys_get_the_property_recipes_and_workflows_none(known) -> None:
         "propertyKey": "services.app.healthcheck.start_period",
         "filePattern": "docker-compose.yml",
     }
-    # a workflow's steps sit in lists: the github recipes make those edits, not a key path
+    # a workflow's steps sit in lists: the github recipes make an action's and setup-java's edits, not a key path
     step = Change("yaml", ["      - uses: actions/checkout@v3"], ["      - uses: actions/checkout@v4"])
     assert generic_recipes(step, known, path=".github/workflows/ci.yml") == []
+    java = Change("yaml", ["          java-version: '11'"], ["          java-version: '17'"])
+    assert generic_recipes(java, known, path=".github/workflows/ci.yml") == []
+    # ... any other line of a step (its name, its command, a matrix) only a free-text edit writes
+    name = Change("yaml", ["      - name: Set up JDK 11"], ["      - name: Set up JDK 17"])
+    assert generic_recipes(name, known, path=".github/workflows/ci.yml") == [TEXT_EDIT]
+    assert generic_options(TEXT_EDIT, ".github/workflows/ci.yml", name) == {
+        "find": "- name: Set up JDK 11",
+        "replace": "- name: Set up JDK 17",
+        "filePattern": ".github/workflows/ci.yml",
+    }
+    added = Change("yaml", [], ["      fail-fast: false"])
+    assert generic_recipes(added, known, path=".github/workflows/ci.yml") == []
 
 
 def test_a_renamed_key_gets_the_key_rename_recipe_of_its_kind(known) -> None:

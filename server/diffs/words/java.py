@@ -61,6 +61,11 @@ def _imports(lines: Sequence[str]) -> list[tuple[str, bool]]:
     return [(m.group(2), bool(m.group(1))) for line in lines if (m := _IMPORT.match(line))]
 
 
+def imported(lines: Sequence[str]) -> list[tuple[str, bool]]:
+    """The names the lines import (a wildcard's package or class without ``.*``), each with whether it is static."""
+    return _imports(lines)
+
+
 def _type_changes(
     old_imports: list[tuple[str, bool]], new_imports: list[tuple[str, bool]]
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:

@@ -1,7 +1,8 @@
 """The generic edit recipes of the diff search: for a change no specific recipe makes, the recipe of that file
 kind that makes any edit of its shape when told what to edit (``properties.ChangePropertyValue`` for a
 changed property, ``docker.ChangeFrom`` for a Dockerfile's base image, ``java.ChangePackage`` for a package
-renamed in the imports, ``text.FindAndReplace`` for a changed line in a build script).
+renamed in the imports, ``java.ChangeType`` for a type the imports swap for another, ``java.ChangeMethodName``
+for a method called under another name, ``text.FindAndReplace`` for a changed line in a build script).
 
 They have no example like a project's change (``FindAndReplace`` has none at all) and their words are
 everybody's, so neither evidence ranks them; yet for an agent writing a recipe "no specific recipe makes
@@ -9,22 +10,25 @@ this line's change, the generic one for this file kind does" is the answer. The 
 after the recipes that are best for some change (``pick.FALLBACK``), before the runners-up.
 
 The most structured generic of the file kind is the one offered: a YAML key by the property recipes (a dotted
-key, as Spring and compose files are edited), a GitHub workflow by none (its steps sit in lists no key path
-addresses; the ``github`` recipes make those edits), a Dockerfile's ``FROM`` line by ``ChangeFrom`` rather
-than a text edit.
+key, as Spring and compose files are edited), a Spring project's ``application*`` file by the Spring property
+recipes first (they read both formats and the annotations naming the property), a GitHub workflow's action and
+``setup-java`` lines by none (its steps sit in lists no key path addresses; the ``github`` recipes make those
+edits) and its other lines by a text edit, a Dockerfile's ``FROM`` line by ``ChangeFrom`` rather than a text edit.
 
 A generic recipe is only as good as what it is told, so where the segment's edit is one line (one key, one
-Maven property, one line of text, one ``FROM``) the hit carries the options that make exactly that edit
-(``generic_options``): the key and its new value, the image and its tag, or the line to find and its
-replacement.
+Maven property, one line of text, one ``FROM``, one type or method) the hit carries the options that make
+exactly that edit (``generic_options``): the key and its new value, the image and its tag, the old and the new
+name, or the line to find and its replacement.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 
 from ...diffs.features import CODE_KINDS, Change, open_section, pair_lines
 from ...diffs.words import KEY_VALUE, XML_TAG, from_image, image_parts, import_changes, strip_quotes, yaml_parents
+from ...diffs.words.java import imported
 
 # What each generic recipe's page says it edits: a file kind's structured entries (a property, a YAML key,
 # a Maven property), by edit: a value changed, an entry added, removed, or its key renamed.
@@ -48,6 +52,16 @@ STRUCTURED: dict[str, dict[str, tuple[str, ...]]] = {
         "rename": ("org.openrewrite.maven.RenamePropertyKey",),
     },
 }
+# A Spring Boot configuration file (``application*`` / ``bootstrap*``, YAML or properties) in a Spring project: the
+# Spring property recipes make the same edits on either format by the property's dotted name (and in ``@Value``
+# and the other annotations that name it), so they go before the file format's own.
+SPRING: dict[str, str] = {
+    "change": "org.openrewrite.java.spring.ChangeSpringPropertyValue",
+    "add": "org.openrewrite.java.spring.AddSpringProperty",
+    "remove": "org.openrewrite.java.spring.DeleteSpringProperty",
+    "rename": "org.openrewrite.java.spring.ChangeSpringPropertyKey",
+}
+SPRING_CONFIG = re.compile(r"(^|/)(application|bootstrap)[\w.-]*\.(ya?ml|properties)$")
 # Any text file's lines, where no structured recipe of its kind does: a textual find and replace (which
 # also deletes). Source code is left out: its recipes work on the syntax tree, and ``FindAndReplace`` would
 # turn the file into plain text for the rest of the run.
@@ -57,10 +71,22 @@ TEXT_EDIT = "org.openrewrite.text.FindAndReplace"
 # names and places) — the edits of those kinds a structured generic makes.
 DOCKER_FROM = "org.openrewrite.docker.ChangeFrom"
 PACKAGE_RENAME = "org.openrewrite.java.ChangePackage"
+# A Java type the imports replace by another: moved to another package (``io.dropwizard.Configuration`` →
+# ``io.dropwizard.core.Configuration``), renamed (``org.mockito.Matchers`` → ``ArgumentMatchers``), or swapped
+# (``RxHttpClient`` → ``HttpClient``, ``java.util.Date`` → ``java.time.Instant``): what ``ChangeType`` makes at
+# the imports and every use. A package renamed in one part is ``ChangePackage``'s, for all its types.
+TYPE_CHANGE = "org.openrewrite.java.ChangeType"
+# A method called (or declared) under another name, the line otherwise the same (``verifyZeroInteractions(`` →
+# ``verifyNoInteractions(``, ``getId()`` → ``threadId()``): what ``ChangeMethodName`` makes at every call.
+METHOD_RENAME = "org.openrewrite.java.ChangeMethodName"
+JVM_KINDS = frozenset({"java", "kotlin"})  # the languages the Java type and method recipes read
 # YAML's JsonPath recipes: not offered (the property recipes address the same key by its dotted path), yet
 # told the options when the evidence finds them.
 JSON_PATH = ("org.openrewrite.yaml.ChangeValue", "org.openrewrite.yaml.DeleteKey")
 WORKFLOWS = ".github/workflows/"  # GitHub workflows: edited by the ``github`` recipes, not by YAML key paths
+# The workflow lines the ``github`` recipes make (an action's ``uses:``, ``setup-java``'s inputs); any other line
+# (a step's name or ``run:``, a matrix list, ``runs-on``) only a free-text edit writes.
+ACTION_LINE = re.compile(r"^\s*(-\s*)?(uses|java-version|distribution|cache)\s*:")
 MAX_FIND_CHARS = 200  # a longer line is no literal an agent would search a file for
 
 
@@ -97,38 +123,71 @@ GENERIC_IDS = frozenset(
         TEXT_EDIT,
         DOCKER_FROM,
         PACKAGE_RENAME,
+        TYPE_CHANGE,
+        METHOD_RENAME,
         *JSON_PATH,
+        *SPRING.values(),
         *(rid for edits in STRUCTURED.values() for rids in edits.values() for rid in rids),
     }
 )
 
 
 def generic_recipes(
-    change: Change, known: Collection[str], above: Sequence[str] = (), path: str = "", built: bool = False
+    change: Change,
+    known: Collection[str],
+    above: Sequence[str] = (),
+    path: str = "",
+    built: bool = False,
+    spring: bool = False,
 ) -> list[str]:
     """The generic recipes that can make this segment's edit, most structured first; only ids the catalog
     has (``known``). ``above``: the unchanged lines above the change (a pom's section); ``path``: the file
     (``gradle.properties`` is a Gradle file by kind and a properties file to the properties recipes);
     ``built``: the segment's lines are dependency or plugin edits a build recipe makes (``build_edits``), so
-    no free-text edit is offered for them."""
+    no free-text edit is offered for them; ``spring``: the diff is a Spring project's (``spring_project``)."""
     edit = edit_of(change)
     if edit is None:
         return []
     if change.kind in CODE_KINDS:
-        return [PACKAGE_RENAME] if PACKAGE_RENAME in known and package_renames(change) else []
+        code = [PACKAGE_RENAME] if package_renames(change) else []
+        code += [TYPE_CHANGE] if change.kind in JVM_KINDS and type_changes(change) else []
+        code += [METHOD_RENAME] if change.kind in JVM_KINDS and method_renames(change) else []
+        return [rid for rid in code if rid in known]
     if change.kind == "yaml" and WORKFLOWS in path:
-        return []
+        lines = [line for line in change.removed + change.added if line.strip()]
+        made = all(ACTION_LINE.match(line) for line in lines)
+        return [TEXT_EDIT] if TEXT_EDIT in known and edit != "add" and not made else []
     if change.kind == "dockerfile" and base_image_change(change) is not None:
         return [rid for rid in (DOCKER_FROM,) if rid in known]
     if change.kind == "maven" and not in_properties_section(above, change.removed + change.added):
-        return []
+        # a pom line outside ``<properties>`` no build recipe makes (an enforcer range, a surefire group): the
+        # free-text edit of that one line
+        line = one_edit(change)
+        one_line = line is not None and line[0] is not None and line[1] is not None
+        return [TEXT_EDIT] if TEXT_EDIT in known and one_line and not built else []
     kind = "properties" if path.endswith(".properties") else change.kind
-    if edit == "change" and kind in STRUCTURED and _renames_keys(change, _xml_entry if kind == "maven" else _key_value):
+    if edit == "change" and kind in STRUCTURED and _renamed(change, kind):
         edit = "rename"
     out = list(STRUCTURED.get(kind, {}).get(edit, ()))
+    if spring and kind in {"yaml", "properties"} and SPRING_CONFIG.search(path):
+        out.insert(0, SPRING[edit])
     if kind not in STRUCTURED and edit != "add" and not built:
         out.append(TEXT_EDIT)
     return [rid for rid in out if rid in known]
+
+
+def spring_project(diff: str) -> bool:
+    """The diff names Spring somewhere (a dependency, an import, a key): its ``application*`` files are Spring
+    Boot's configuration, not Quarkus' or Micronaut's, which read files of the same names."""
+    return "spring" in diff.lower()
+
+
+def _renamed(change: Change, kind: str) -> bool:
+    """The change renames the keys of its entries (their values kept): paired line by line, or, in YAML, nested
+    under other keys."""
+    if _renames_keys(change, _xml_entry if kind == "maven" else _key_value):
+        return True
+    return kind == "yaml" and _moves_keys(change)
 
 
 def _renames_keys(change: Change, entry: Callable[[str], tuple[str | None, str]]) -> bool:
@@ -137,6 +196,18 @@ def _renames_keys(change: Change, entry: Callable[[str], tuple[str | None, str]]
     pairs, _, _ = pair_lines(change.removed, change.added)
     keys = [(entry(old)[0], entry(new)[0]) for old, new in pairs]
     return bool(keys) and all(old is not None and new is not None and old != new for old, new in keys)
+
+
+def _moves_keys(change: Change) -> bool:
+    """A YAML change that keeps every value under other keys (``redis:`` nested under a new ``data:``, ``profiles:
+    prod`` → ``config.activate.on-profile: prod``): a rename of the keys above the values, which the lines' pairing
+    misses because the nesting changed; a change of block keys alone (no value on either side) too."""
+    old = [_key_value(line) for line in change.removed if line.strip()]
+    new = [_key_value(line) for line in change.added if line.strip()]
+    if not old or not new or any(key is None for key, _ in old + new):
+        return False
+    values = sorted(value for _, value in old if value), sorted(value for _, value in new if value)
+    return values[0] == values[1] and [key for key, _ in old] != [key for key, _ in new]
 
 
 def package_renames(change: Change) -> list[tuple[str, str]]:
@@ -151,6 +222,58 @@ def package_renames(change: Change) -> list[tuple[str, str]]:
         if len(old_parts) == len(new_parts) and sum(a != b for a, b in zip(old_parts, new_parts, strict=True)) == 1:
             out.append((old, new))
     return out
+
+
+def type_changes(change: Change) -> list[tuple[str, str]]:
+    """The types the change's imports replace (old, new fully qualified), each once: those renamed on the way
+    (``import_changes``), those that kept their name in another package not renamed in one part (which
+    ``ChangePackage`` makes for the whole package), and a lone type import swapped for another of the same kind
+    (the one removed import nothing pairs against the one added)."""
+    types, _ = import_changes(change)
+    out = list(types)
+    old, new = imported(change.removed), imported(change.added)
+    renamed = set(package_renames(change))
+    new_by_name = {_simple(name): name for name, _ in new}
+    for name, _ in old:
+        moved = new_by_name.get(_simple(name))
+        moved_package = (name.rsplit(".", 1)[0], moved.rsplit(".", 1)[0]) if moved else None
+        if moved and moved != name and _simple(name)[:1].isupper() and moved_package not in renamed:
+            out.append((name, moved))
+    old_names = {_simple(name) for name, _ in old}
+    left_old = [(name, static) for name, static in old if _simple(name) not in new_by_name]
+    left_new = [(name, static) for name, static in new if _simple(name) not in old_names]
+    if len(left_old) == 1 and len(left_new) == 1:
+        (gone, gone_static), (came, came_static) = left_old[0], left_new[0]
+        if gone_static == came_static and _simple(gone)[:1].isupper() and _simple(came)[:1].isupper():
+            out.append((gone, came))
+    return list(dict.fromkeys(out))
+
+
+_NAME = re.compile(r"([A-Za-z_$][\w$]*)")
+_METHOD = re.compile(r"[a-z][\w$]*")
+
+
+def method_renames(change: Change) -> list[tuple[str, str]]:
+    """The methods the change calls (or declares) under another name, each once: a changed line whose only
+    difference from its counterpart is one name followed by ``(``."""
+    pairs, _, _ = pair_lines(change.removed, change.added)
+    out: list[tuple[str, str]] = []
+    for old, new in pairs:
+        old_parts, new_parts = _NAME.split(old.strip()), _NAME.split(new.strip())
+        if len(old_parts) != len(new_parts):
+            continue
+        changed = [i for i, (a, b) in enumerate(zip(old_parts, new_parts, strict=True)) if a != b]
+        if len(changed) != 1:
+            continue
+        i = changed[0]
+        calls = i + 1 < len(old_parts) and old_parts[i + 1].lstrip().startswith("(")
+        if calls and _METHOD.fullmatch(old_parts[i]) and _METHOD.fullmatch(new_parts[i]):
+            out.append((old_parts[i], new_parts[i]))
+    return list(dict.fromkeys(out))
+
+
+def _simple(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
 
 
 def base_image_change(change: Change) -> tuple[str, str] | None:
@@ -185,6 +308,13 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
         if not renames:
             return {}
         return {"oldPackageName": renames[0][0], "newPackageName": renames[0][1], "recursive": "true"}
+    if recipe_id == METHOD_RENAME:
+        methods = method_renames(change)
+        # the declaring type is not on the line: any type's method of that name, for the agent to narrow
+        return {"methodPattern": f"*..* {methods[0][0]}(..)", "newMethodName": methods[0][1]} if methods else {}
+    if recipe_id == TYPE_CHANGE:
+        types = type_changes(change)
+        return {"oldFullyQualifiedTypeName": types[0][0], "newFullyQualifiedTypeName": types[0][1]} if types else {}
     edit = one_edit(change)
     if edit is None:
         return {}
@@ -195,6 +325,8 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
         return {"find": old.strip(), "replace": (new or "").strip(), "filePattern": path}
     entry = _xml_entry if recipe_id.startswith("org.openrewrite.maven.") else _key_value
     (old_key, old_value), (key, value) = entry(old or ""), entry(new or "")
+    if recipe_id in SPRING.values():
+        return _spring_options(recipe_id, path, above, (old, old_key, old_value), (new, key, value))
     if recipe_id in RENAMES:
         return _rename_options(recipe_id, path, above, (old, old_key), (new, key))
     if old is not None and new is not None and (key is None or key != old_key):
@@ -246,6 +378,47 @@ def _rename_options(
             return {}
         return {"oldPropertyKey": old_path[2:], "newPropertyKey": new_path[2:], "filePattern": path}
     return {"oldPropertyKey": old_key, "newPropertyKey": new_key}
+
+
+def _spring_options(
+    recipe_id: str,
+    path: str,
+    above: Sequence[str],
+    old: tuple[str | None, str | None, str],
+    new: tuple[str | None, str | None, str],
+) -> dict[str, str]:
+    """A Spring property recipe's options: the property by its dotted name (a YAML key's path under its parents),
+    the value it gets, or the old and the new name of a renamed one."""
+    (old_line, old_key, old_value), (new_line, new_key, new_value) = old, new
+
+    def dotted(line: str | None, key: str | None) -> str | None:
+        if line is None or key is None:
+            return None
+        if not path.endswith(".properties"):
+            yaml_path = _yaml_path(above, line, key)
+            return None if yaml_path is None else yaml_path[2:]
+        return key
+
+    old_name, new_name = dotted(old_line, old_key), dotted(new_line, new_key)
+    chosen: dict[str, str | None] = {}
+    if recipe_id == SPRING["rename"]:
+        if old_name != new_name:
+            chosen = {"oldPropertyKey": old_name, "newPropertyKey": new_name}
+    elif recipe_id == SPRING["change"]:
+        if old_name == new_name:
+            chosen = {"propertyKey": new_name, "newValue": new_value}
+    elif recipe_id == SPRING["remove"]:
+        if new_line is None:
+            chosen = {"propertyKey": old_name}
+    elif old_line is None:
+        chosen = {"property": new_name, "value": new_value}
+    # a YAML key without a value opens a block: no property of its own
+    if not chosen or any(not v for v in chosen.values()):
+        return {}
+    options = {k: v for k, v in chosen.items() if v}
+    if recipe_id == SPRING["change"] and old_value:
+        options["oldValue"] = old_value
+    return options
 
 
 def _from_options(change: Change) -> dict[str, str]:

@@ -61,7 +61,7 @@ from . import anchors, java_level, steps, umbrella
 from .build_edits import offer, segment_edits
 from .catalog import ExampleSnapshot, example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
-from .generic import generic_recipes
+from .generic import generic_recipes, spring_project
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
 from .pick import pick
 from .scoring import (
@@ -189,8 +189,9 @@ def find_recipes_for_diff(
         wide_files.append(f"{len(paths)} files: {', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}")
     units = per_segment + wide_units + [{u.recipe: u.match} for u in over]
     covers = [(n,) for n in range(len(segments))] + [w.segments for w in wide] + [u.segments for u in over]
+    spring = spring_project(text)
     fallbacks = [
-        generic_recipes(s.change, known, s.lines_above, s.file, bool(built))
+        generic_recipes(s.change, known, s.lines_above, s.file, bool(built), spring)
         for s, built in zip(segments, edits, strict=True)
     ]
     fallbacks += [[] for _ in range(len(wide) + len(over))]
