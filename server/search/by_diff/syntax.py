@@ -111,6 +111,7 @@ def _change(phrase: str, added: str, removed: str) -> ConstructChange:
     return ConstructChange(phrase, re.compile(added), re.compile(removed))
 
 
+SAY_CONSTRUCTS = True  # a Java change between constructs is said in their names (``construct_phrases``)
 _TYPE = r"x(?: \. x)*(?: < [^=;]*>)?(?: \[ \])*"  # a type as a skeleton: names, type arguments, array brackets
 # The Java language's constructs that replace older ones (Java 5 to 21), each said as "old to new".
 CONSTRUCT_CHANGES = (
@@ -131,7 +132,7 @@ CONSTRUCT_CHANGES = (
 def construct_phrases(change: Change, changes: Sequence[ConstructChange] = CONSTRUCT_CHANGES) -> list[str]:
     """The construct changes a Java edit makes, in words (``turned``); empty for other kinds and for a whole file
     deleted or created."""
-    if change.kind != "java" or change.deleted_file or change.new_file:
+    if not SAY_CONSTRUCTS or change.kind != "java" or change.deleted_file or change.new_file:
         return []
     return turned(change.removed, change.added, changes)
 
