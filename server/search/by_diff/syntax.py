@@ -103,12 +103,12 @@ class ConstructChange:
     line show (regular expressions over the skeleton tokens joined by spaces)."""
 
     phrase: str
-    added: re.Pattern[str]
+    added: re.Pattern[str] | None  # None: the change takes the old construct away, nothing comes in its place
     removed: re.Pattern[str]
 
 
-def _change(phrase: str, added: str, removed: str) -> ConstructChange:
-    return ConstructChange(phrase, re.compile(added), re.compile(removed))
+def _change(phrase: str, added: str | None, removed: str) -> ConstructChange:
+    return ConstructChange(phrase, re.compile(added) if added is not None else None, re.compile(removed))
 
 
 SAY_CONSTRUCTS = True  # a Java change between constructs is said in their names (``construct_phrases``)
@@ -125,6 +125,8 @@ CONSTRUCT_CHANGES = (
     _change("finally close to try-with-resources", r"^try \(", r"^(?:\} )?finally\b"),
     _change("explicit type arguments to diamond operator", r"\bnew " + r"x(?: \. x)* < > \(", r"\bnew x(?: \. x)* < x"),
     _change("indexed for loop to enhanced for loop", r"^for \( (?:final )?" + _TYPE + r" x :", r"^for \( [^:]*;"),
+    # an if statement taken away around what it guarded: nothing in its place (``unwrapped``)
+    _change("remove if statement guard", None, r"^if \( [^{]*\) \{$"),
     _change("catch blocks to multi-catch", r"^(?:\} )?catch \( [^|]*\|", r"^(?:\} )?catch \("),
 )
 
@@ -146,7 +148,11 @@ def turned(
     came = [" ".join(skeleton(line)) for line in added]
     out = []
     for each in changes:
-        new = any(each.added.search(line) for line in came) and not any(each.added.search(line) for line in gone)
+        new = (
+            unwrapped(each.removed, gone, came)
+            if each.added is None
+            else (any(each.added.search(line) for line in came) and not any(each.added.search(line) for line in gone))
+        )
         old = any(each.removed.search(line) for line in gone)
         if new and old and not any(each.removed.search(line) for line in came):
             out.append(each.phrase)
@@ -163,8 +169,19 @@ def taken_away(
     return [
         each.phrase
         for each in changes
-        if any(each.added.search(line) for line in gone) and not any(each.added.search(line) for line in came)
+        if each.added is not None
+        and any(each.added.search(line) for line in gone)
+        and not any(each.added.search(line) for line in came)
     ]
+
+
+def unwrapped(opening: re.Pattern[str], gone: Sequence[str], came: Sequence[str]) -> bool:
+    """Whether skeleton lines take blocks away and keep what they wrapped: each removed block's opening line and
+    closing brace gone, every other removed line back as one added line (rewritten in place, not replaced)."""
+    gone = [line for line in gone if line]
+    opened = sum(1 for line in gone if opening.search(line))
+    closed = sum(1 for line in gone if line == "}")
+    return 0 < opened <= closed and len([line for line in came if line]) == len(gone) - 2 * opened
 
 
 _UNDONE: dict[int, dict[str, frozenset[str]]] = {}
