@@ -122,3 +122,44 @@ def test_a_recipe_undoing_the_construct_weighs_less(catalog, embedder, monkeypat
     monkeypatch.setattr(diff_scoring, "REVERSE", 0.5)
     assert full > 0
     assert score(BACK_TO_STRING) < full
+
+
+GUARDED = [
+    "        if (LOGGER.isDebugEnabled()) {",
+    '            LOGGER.debug("Order " + order.getId() + " -> zone " + order.getZone());',
+    "        }",
+]
+UNGUARDED = ['        LOGGER.debug("Order {} -> zone {}", order.getId(), order.getZone());']
+
+
+def test_an_if_taken_away_around_the_statement_it_guarded_is_said() -> None:
+    assert construct_phrases(Change("java", GUARDED, UNGUARDED)) == ["remove if statement guard"]
+    # the guarded statement replaced by other code: a rewrite, no guard taken away
+    rewritten = ["        history.computeIfAbsent(player, p -> new ArrayList<>()).add(result);"]
+    guard = [
+        "        if (matches == null) {",
+        "            matches = new ArrayList<>();",
+        "            put(p, matches);",
+    ]
+    assert "remove if statement guard" not in construct_phrases(Change("java", [*guard, "        }"], rewritten))
+    # an if kept on the added side is no guard taken away
+    assert construct_phrases(Change("java", GUARDED, ["        if (LOGGER.isDebugEnabled()) {", *UNGUARDED])) == []
+
+
+def test_a_removed_log_level_guard_finds_its_recipe(catalog, embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    guards = "org.openrewrite.java.logging.slf4j.RemoveUnnecessaryLogLevelGuards"
+    placeholders = "org.openrewrite.java.logging.ParameterizedLogging"
+    diff = _diff("src/main/java/com/acme/Dispatcher.java", GUARDED, UNGUARDED)
+
+    def scores() -> dict[str, float]:
+        groups = find_recipes_for_diff(catalog, embedder, diff, limit=10).groups
+        return {r.id: r.score for r in groups[0].recipes}
+
+    said = scores()
+    assert max(said, key=lambda rid: said[rid]) == guards, said
+    # the same lines also write placeholders: with the guard said, that recipe is well below the guard's, and a
+    # pick of it leaves the guard's segment uncovered
+    assert said.get(placeholders, 0.0) < 0.85 * said[guards], said
+    monkeypatch.setattr(diff_syntax, "SAY_CONSTRUCTS", False)
+    unsaid = scores()
+    assert unsaid[guards] * 1.2 < said[guards], (said, unsaid)
