@@ -13,7 +13,9 @@ A recipe example making the same construct change shows the same runs; the rever
 Many recipes that make such a change have no example at all (``UseTextBlocks``), and a hand-written Java hunk has
 no words of its own for the words search to find them with. So a Java change from one construct of the language to
 another, read from the skeletons of its lines (a line with a ``\"\"\"`` added where a ``"s" +`` concatenation went),
-is also said in the language's names for both (``construct_phrases``: "string concatenation to text block").
+is also said in the language's names for both (``construct_phrases``: "string concatenation to text block"), and an
+``if`` taken away around the statement it guarded as "remove if statement guard". A recipe whose examples take the
+new construct away (``undone_by``) is the wrong one there.
 """
 
 from __future__ import annotations
