@@ -22,7 +22,7 @@ from ...diffs.words import new_versions
 from ...embedding import Embedder
 from .catalog import TYPE_VALUE, ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
-from .syntax import construct_tokens
+from .syntax import construct_phrases, construct_tokens, undone_by
 from .upgrades import agreements, agrees, segment_handles
 
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
@@ -62,6 +62,9 @@ PRESET_BELOW = 0.999  # ... but not above a recipe it runs that matched better t
 UPGRADE = 0.95
 UPGRADE_HOLDERS = 4
 UPGRADE_DISAGREE = 0.5
+# A recipe whose examples undo the segment's construct change (``syntax.undone_by``: a text block back into a
+# string where the segment writes one): its score times this.
+REVERSE = 0.5
 
 
 @dataclass
@@ -300,6 +303,11 @@ def fuse(
             out[rid] = Match(score, 0.0, None, [], phrase)
         else:
             out[rid] = Match(score, match.cosine, match.example, match.tokens, phrase)
+    if REVERSE < 1.0 and (made := construct_phrases(seg)):
+        undo = undone_by(snap.examples)
+        for rid, match in out.items():
+            if not undo.get(rid, frozenset()).isdisjoint(made):
+                out[rid] = dataclasses.replace(match, score=match.score * REVERSE)
     if PRESET > 0:
         _presets(seg, added, out, snap, mentioned)
     if UPGRADE > 0:

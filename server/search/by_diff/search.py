@@ -41,7 +41,8 @@ those changes.
 
 A hand-written Java modernisation changes constructs, not names: its segments are also compared with the examples
 by the construct change their syntax shows (``syntax``: ``+instanceof x x``, ``-break ;``), as much as the
-segment keeps its names.
+segment keeps its names; and a change from one construct of the language to another is said in their names
+("string concatenation to text block"), for the recipes that make it without an example.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ from .scoring import (
     weighed,
 )
 from .split import Segment, split_diff
+from .syntax import construct_phrases
 
 __all__ = ["DiffSearchHit", "DiffSearchResult", "Evidence", "GroupHit", "HunkGroup", "find_recipes_for_diff"]
 
@@ -123,7 +125,8 @@ def find_recipes_for_diff(
     _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
     segments, skipped, files, hunks = split_diff(text)
     snap = example_snapshot(store)
-    phrases = [describe(s.file, s.change, s.context, s.lines_above) for s in segments]
+    # a Java change between language constructs is said in their names too (``syntax.construct_phrases``)
+    phrases = [describe(s.file, s.change, s.context, s.lines_above) + construct_phrases(s.change) for s in segments]
     wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
     # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
     pending_wide = search_wide(store, embedder, wide)

@@ -9,13 +9,23 @@ delimiter as ``\"\"\"``. The short runs (1 to 3 skeleton tokens) that only the r
 lines show, are the construct change, side-tagged: ``+instanceof x x``, ``-( x ) x``, ``+case x ->``, ``-break ;``.
 A recipe example making the same construct change shows the same runs; the reverse recipe
 (``RemoveInstanceOfPatternMatch``) shows them on the other side.
+
+Many recipes that make such a change have no example at all (``UseTextBlocks``), and a hand-written Java hunk has
+no words of its own for the words search to find them with. So a Java change from one construct of the language to
+another, read from the skeletons of its lines (a line with a ``\"\"\"`` added where a ``"s" +`` concatenation went),
+is also said in the language's names for both (``construct_phrases``: "string concatenation to text block"), and an
+``if`` taken away around the statement it guarded as "remove if statement guard". A recipe whose examples take the
+new construct away (``undone_by``) is the wrong one there.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+from ...catalog.examples import StoredExample
 from ...diffs.features import Change
 
 # The grammar's reserved and contextual words, per language: what a skeleton keeps of the names.
@@ -87,3 +97,110 @@ def construct_tokens(change: Change) -> set[str]:
         return set()
     removed, added = _runs(change.removed, change.kind), _runs(change.added, change.kind)
     return {"-" + r for r in removed - added} | {"+" + r for r in added - removed}
+
+
+@dataclass(frozen=True)
+class ConstructChange:
+    """One change between Java constructs: its phrase, and what the skeleton of an added line and of a removed
+    line show (regular expressions over the skeleton tokens joined by spaces)."""
+
+    phrase: str
+    added: re.Pattern[str] | None  # None: the change takes the old construct away, nothing comes in its place
+    removed: re.Pattern[str]
+
+
+def _change(phrase: str, added: str | None, removed: str) -> ConstructChange:
+    return ConstructChange(phrase, re.compile(added) if added is not None else None, re.compile(removed))
+
+
+SAY_CONSTRUCTS = True  # a Java change between constructs is said in their names (``construct_phrases``)
+_TYPE = r"x(?: \. x)*(?: < [^=;]*>)?(?: \[ \])*"  # a type as a skeleton: names, type arguments, array brackets
+# The Java language's constructs that replace older ones (Java 5 to 21), each said as "old to new".
+CONSTRUCT_CHANGES = (
+    _change("string concatenation to text block", r'"""', r'"s" \+|\+ "s"'),
+    _change("cast to pattern matching instanceof", r"instanceof x(?: \. x)* x\b", r"\( " + _TYPE + r" \) x"),
+    _change("switch statement to switch expression", r"(?:case [^:]*|default) ->", r"\bcase [^>]*:|^break ;|default :"),
+    _change("explicit type to var local variable", r"^(?:final )?var x =", r"^(?:final )?" + _TYPE + r" x ="),
+    _change("anonymous class to lambda", r"->", r"\bnew " + _TYPE + r" \( [^;]*\) \{$"),
+    _change("lambda to method reference", r"::", r"->"),
+    _change("class to record", r"\brecord x\b", r"\bclass x\b"),
+    _change("finally close to try-with-resources", r"^try \(", r"^(?:\} )?finally\b"),
+    _change("explicit type arguments to diamond operator", r"\bnew " + r"x(?: \. x)* < > \(", r"\bnew x(?: \. x)* < x"),
+    _change("indexed for loop to enhanced for loop", r"^for \( (?:final )?" + _TYPE + r" x :", r"^for \( [^:]*;"),
+    # an if statement taken away around what it guarded: nothing in its place (``unwrapped``)
+    _change("remove if statement guard", None, r"^if \( [^{]*\) \{$"),
+    _change("catch blocks to multi-catch", r"^(?:\} )?catch \( [^|]*\|", r"^(?:\} )?catch \("),
+)
+
+
+def construct_phrases(change: Change, changes: Sequence[ConstructChange] = CONSTRUCT_CHANGES) -> list[str]:
+    """The construct changes a Java edit makes, in words (``turned``); empty for other kinds and for a whole file
+    deleted or created."""
+    if not SAY_CONSTRUCTS or change.kind != "java" or change.deleted_file or change.new_file:
+        return []
+    return turned(change.removed, change.added, changes)
+
+
+def turned(
+    removed: Sequence[str], added: Sequence[str], changes: Sequence[ConstructChange] = CONSTRUCT_CHANGES
+) -> list[str]:
+    """The phrases of the construct changes these lines make: the new construct on an added line and the old one on
+    a removed line, neither on both sides (a lambda added beside another lambda is no conversion)."""
+    gone = [" ".join(skeleton(line)) for line in removed]
+    came = [" ".join(skeleton(line)) for line in added]
+    out = []
+    for each in changes:
+        new = (
+            unwrapped(each.removed, gone, came)
+            if each.added is None
+            else (any(each.added.search(line) for line in came) and not any(each.added.search(line) for line in gone))
+        )
+        old = any(each.removed.search(line) for line in gone)
+        if new and old and not any(each.removed.search(line) for line in came):
+            out.append(each.phrase)
+    return out
+
+
+def taken_away(
+    removed: Sequence[str], added: Sequence[str], changes: Sequence[ConstructChange] = CONSTRUCT_CHANGES
+) -> list[str]:
+    """The phrases of the construct changes whose new construct these lines take away: on a removed line, on no
+    added one (a text block turned back into a string literal)."""
+    gone = [" ".join(skeleton(line)) for line in removed]
+    came = [" ".join(skeleton(line)) for line in added]
+    return [
+        each.phrase
+        for each in changes
+        if each.added is not None
+        and any(each.added.search(line) for line in gone)
+        and not any(each.added.search(line) for line in came)
+    ]
+
+
+def unwrapped(opening: re.Pattern[str], gone: Sequence[str], came: Sequence[str]) -> bool:
+    """Whether skeleton lines take blocks away and keep what they wrapped: each removed block's opening line and
+    closing brace gone, every other removed line back as one added line (rewritten in place, not replaced)."""
+    gone = [line for line in gone if line]
+    opened = sum(1 for line in gone if opening.search(line))
+    closed = sum(1 for line in gone if line == "}")
+    return 0 < opened <= closed and len([line for line in came if line]) == len(gone) - 2 * opened
+
+
+_UNDONE: dict[int, dict[str, frozenset[str]]] = {}
+
+
+def undone_by(examples: Sequence[StoredExample]) -> dict[str, frozenset[str]]:
+    """Per recipe: the construct changes (their phrases) its Java examples undo, taking the new construct away
+    (``ReplaceTextBlockWithString``: a text block back into a string), and none of them makes; once per snapshot.
+    ``UseVar`` takes a diamond away (``var`` needs the type arguments) but makes ``var``: it undoes nothing."""
+    key = id(examples)
+    if key not in _UNDONE:
+        undo: dict[str, set[str]] = defaultdict(set)
+        make: dict[str, set[str]] = defaultdict(set)
+        for ex in examples:
+            if ex.change.kind == "java" and not (ex.change.deleted_file or ex.change.new_file):
+                undo[ex.recipe_id].update(taken_away(ex.change.removed, ex.change.added))
+                make[ex.recipe_id].update(turned(ex.change.removed, ex.change.added))
+        _UNDONE.clear()
+        _UNDONE[key] = {rid: frozenset(phrases) for rid, phrases in undo.items() if phrases and not make[rid]}
+    return _UNDONE[key]
