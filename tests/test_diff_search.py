@@ -530,7 +530,7 @@ def test_a_toolchain_hunk_finds_the_java_compatibility_recipe(catalog, embedder,
     )
     member = "org.openrewrite.gradle.UpdateJavaCompatibility"
     # The words alone: the preset configured for 17 (UpgradeBuildToJava17) would take the first place above
-    # both (tests/test_diff_search_round5.py).
+    # both (tests/test_diff_search_presets_sections.py).
     monkeypatch.setattr(diff_scoring, "PRESET", 0.0)
     # ... and without the Java level concern, which offers it for the removed sourceCompatibility lines
     # (tests/test_diff_search_java_level.py)

@@ -1,4 +1,4 @@
-"""Diff search, round 9, recipes that change Java code, against the real docs snapshot: a composite that runs one
+"""Diff search, recipes that change Java code, against the real docs snapshot: a composite that runs one
 recipe several times configured for one type (``slf4j.ParameterizedLogging``) is that recipe's preset, shown where
 the diff names the type; recipes whose examples only remove imports tidy after a change and weigh less; and a step
 that is itself a composite counts for the composites listing it when they are the PR's umbrella."""

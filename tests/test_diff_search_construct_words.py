@@ -1,4 +1,4 @@
-"""Diff search, round 11, hand-written Java changes against the real docs snapshot: a change from one construct of
+"""Diff search, hand-written Java changes against the real docs snapshot: a change from one construct of
 the language to another is said in the construct's names (``syntax.construct_phrases``), so a recipe that makes it
 without an example (``UseTextBlocks``) is found, and a recipe whose examples take the new construct away
 (``ReplaceTextBlockWithString``) weighs less there."""

@@ -1,4 +1,4 @@
-"""Diff search, round 6, against the real docs snapshot: a segment whose words only frame its edit (``add
+"""Diff search, against the real docs snapshot: a segment whose words only frame its edit (``add
 Dockerfile RUN instruction``: no name, key, version or coordinate) counts in the whole-diff pick like one
 without words; a generic edit recipe the pick left among the runners-up moves up to the generic recipes'
 place; a file's last line put back only to end it with a newline is no change."""

@@ -1,4 +1,4 @@
-"""Diff search, round 5: per-segment evidence of presets (a composite that runs one recipe with its options
+"""Diff search: per-segment evidence of presets (a composite that runs one recipe with its options
 set) and of a Maven change's section (inside ``<dependencyManagement>`` or not), against the real docs
 snapshot."""
 

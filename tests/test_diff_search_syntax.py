@@ -1,4 +1,4 @@
-"""Diff search, round 7, Java source changes against the real docs snapshot: the construct a hand-written
+"""Diff search, Java source changes against the real docs snapshot: the construct a hand-written
 modernisation moves between (read from the code's syntax, matched with the examples making the same construct
 change), an annotation deleted with its declaration is no annotation removal, and a composite several of whose
 steps each make one of the PR's changes ranks as the PR's umbrella."""
@@ -90,7 +90,7 @@ def test_a_hand_written_instanceof_pattern_meets_the_recipe_that_makes_it(
     assert match in ids[:3], ids
     assert reverse not in ids or ids.index(match) < ids.index(reverse), ids
     # Without the construct evidence the recipe undoing the pattern ranks above the one making it (the construct's
-    # words and the weight of a recipe undoing it, round 11, left out too: this is the tokens' share).
+    # words and the weight of a recipe undoing it left out too: this is the tokens' share).
     monkeypatch.setattr(diff_scoring, "W_CONSTRUCT", 0.0)
     monkeypatch.setattr(diff_syntax, "SAY_CONSTRUCTS", False)
     monkeypatch.setattr(diff_scoring, "REVERSE", 1.0)
