@@ -57,13 +57,9 @@ def _declared_name(line: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _imports(lines: Sequence[str]) -> list[tuple[str, bool]]:
-    return [(m.group(2), bool(m.group(1))) for line in lines if (m := _IMPORT.match(line))]
-
-
 def imported(lines: Sequence[str]) -> list[tuple[str, bool]]:
     """The names the lines import (a wildcard's package or class without ``.*``), each with whether it is static."""
-    return _imports(lines)
+    return [(m.group(2), bool(m.group(1))) for line in lines if (m := _IMPORT.match(line))]
 
 
 def _type_changes(
@@ -93,7 +89,7 @@ def _type_changes(
 def import_changes(change: Change) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """What a Java change's imports move: the types renamed (old, new fully qualified) and the packages of the
     imports that kept their simple name (old, new package)."""
-    return _type_changes(_imports(change.removed), _imports(change.added))
+    return _type_changes(imported(change.removed), imported(change.added))
 
 
 def split_type_changes(change: Change) -> list[Change]:
@@ -103,7 +99,7 @@ def split_type_changes(change: Change) -> list[Change]:
     further type's import lines (the class, or its static members) become their own part."""
     if not SPLIT_TYPES or change.kind not in {"java", "kotlin"} or change.new_file or change.deleted_file:
         return [change]
-    types, _ = _type_changes(_imports(change.removed), _imports(change.added))
+    types, _ = _type_changes(imported(change.removed), imported(change.added))
     if len(types) < 2:
         return [change]
     parts: list[Change] = []
@@ -127,7 +123,7 @@ def _imports_type(line: str, name: str) -> bool:
 
 def _java(path: str, change: Change, context: list[str], above: Sequence[str] = ()) -> list[str]:
     out: list[str] = []
-    old_imports, new_imports = _imports(change.removed), _imports(change.added)
+    old_imports, new_imports = imported(change.removed), imported(change.added)
     types, moves = _type_changes(old_imports, new_imports)
     for old_type, new_type in types[:2]:
         out.append(f"change type {old_type} to {new_type}")
