@@ -59,9 +59,10 @@ def register(subparsers: Any) -> None:
             "held-out-5",
             "held-out-6",
             "held-out-7",
+            "held-out-8",
         ],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-7: "
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-8: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")
