@@ -300,10 +300,7 @@ def offer(
             if rid not in known or (match is not None and match.score >= value):
                 continue
             steps.add(rid)
-            if match is None:
-                scores[rid] = Match(value, 0.0, None, [], f"set the Java version to {level}")
-            else:
-                match.score = value
+            _set(scores, rid, value, f"set the Java version to {level}")
             raised.add((n, rid))
             score *= NAMESAKE
         for rid in recipes.migrations.get(level, ()) if level is not None and MIGRATION else ():
@@ -312,12 +309,18 @@ def offer(
             if rid not in known or (match is not None and match.score >= score):
                 continue
             steps.add(rid)
-            if match is None:
-                scores[rid] = Match(score, 0.0, None, [], f"migrate to Java {level}")
-            else:
-                match.score = score
+            _set(scores, rid, score, f"migrate to Java {level}")
             score *= NAMESAKE
     return raised, steps
+
+
+def _set(scores: dict[str, Match], rid: str, value: float, note: str) -> None:
+    """``rid`` at ``value`` in a segment's scores: a new match saying why, or its own match raised to it."""
+    match = scores.get(rid)
+    if match is None:
+        scores[rid] = Match(value, 0.0, None, [], note)
+    else:
+        match.score = value
 
 
 def _run_by(leader: str | None, rid: str, level: str | None, recipes: LevelRecipes) -> bool:
