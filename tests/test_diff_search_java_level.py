@@ -194,15 +194,29 @@ _POM_MOVE = """diff --git a/pom.xml b/pom.xml
 +        <java.version>17</java.version>
      </properties>
 """
+# the same move in the CI workflow too: the PR moves the level beyond its build files
+_CI_MOVE = """diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml
+--- a/.github/workflows/ci.yml
++++ b/.github/workflows/ci.yml
+@@ -20,3 +20,3 @@
+         with:
+-          java-version: 11
++          java-version: 17
+           distribution: temurin
+"""
 SETTER = MIGRATE + "UpgradeJavaVersion"
 
 
-def _offered(catalog, leader: str) -> tuple[dict[str, Match], set[tuple[int, str]]]:
+def _offered(catalog, leader: str, diff: str = _POM_MOVE + _CI_MOVE) -> tuple[dict[str, Match], set[tuple[int, str]]]:
     """The pom segment moving the level to 17 after ``offer``, its best recipe before being ``leader`` at 2.0."""
     snap = example_snapshot(catalog)
-    segments, *_ = split_diff(_POM_MOVE)
+    segments, *_ = split_diff(diff)
+    assert segments[0].change.kind == "maven"
     scores = {leader: Match(2.0, 0.0, None, [], None)}
-    raised, _ = java_level.offer([scores], segments, level_moves(segments), level_recipes(snap), set(snap.recipe_ids))
+    per_segment = [scores] + [{} for _ in segments[1:]]
+    raised, _ = java_level.offer(
+        per_segment, segments, level_moves(segments), level_recipes(snap), set(snap.recipe_ids)
+    )
     return scores, raised
 
 
@@ -226,6 +240,18 @@ def test_the_setter_is_offered_beside_the_step_and_ties_a_best_composite_running
     monkeypatch.setattr(java_level, "SETTER", False)
     scores, _ = _offered(catalog, MIGRATE + "UpgradeBuildToJava17")
     assert SETTER not in scores
+
+
+def test_a_level_moved_in_a_build_file_alone_is_its_steps_change(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    # only the pom moves the level: the step is offered below the best composite, neither tying it nor joined by
+    # the setter, which moves the level everywhere (``BEYOND_BUILD``)
+    scores, raised = _offered(catalog, MIGRATE + "UpgradeBuildToJava17", _POM_MOVE)
+    assert 2.0 > scores[MAVEN_LEVEL].score > 1.9
+    assert (0, MAVEN_LEVEL) in raised
+    assert SETTER not in scores
+    monkeypatch.setattr(java_level, "BEYOND_BUILD", False)
+    scores, _ = _offered(catalog, MIGRATE + "UpgradeBuildToJava17", _POM_MOVE)
+    assert scores[MAVEN_LEVEL].score == scores[SETTER].score == 2.0
 
 
 @pytest.mark.parametrize("case", ["ph02-java17-maven-docker-ci", "pt03-jdk21-maven-multimodule"])

@@ -19,7 +19,9 @@ their examples' file kinds say which). So the concern is read from the catalog o
   image's, so a PR moving the level is its change too); after them the migrations to that level, the composites
   running its ``UpgradeBuildToJavaN`` preset (``UpgradeToJava17``, ``Java8toJava11``). Where the segment's best
   recipe is a composite running the step or the setter (``UpgradeBuildToJava17``), they tie it instead: the pick
-  leaves a segment open for the recipes a composite it picked there runs, at the segment's top only;
+  leaves a segment open for the recipes a composite it picked there runs, at the segment's top only. The setter
+  and the ties only where the PR moves the level beyond its build files too (a JDK image, CI, the docs): moved in
+  a build file alone, the level is its step's change;
 - a diff that moves no Java level anywhere weighs the setter, its build file steps, their namesakes and the
   composites presetting the setter down (``unmoved``), the steps offered for a ``release`` swap apart: a pom whose
   plugin versions change resembles their examples, but they would write a line the PR does not touch.
@@ -61,6 +63,10 @@ SETTER = True
 # ``UpdateJavaCompatibility``), the offered recipe ties it: picked, the composite leaves the segment open for the
 # recipes it runs (``pick.MEMBERS_KEEP`` exempts a member only at the segment's top).
 RUN_BY_BEST = True
+# ... both only where the PR moves the level beyond its build files too (a JDK image, CI, the docs): the setter is
+# the recipe that moves it everywhere, while a level line moved in a build file alone is its step's change (and one
+# of many a framework upgrade's pom makes, which the composite that leads the segment already stands for).
+BEYOND_BUILD = True
 BUILD_KINDS = frozenset({"maven", "gradle"})
 # The compiler plugin's elements that set the level where a pom sets none of the ``JAVA_PROPERTIES``.
 COMPILER_ELEMENTS = frozenset({"release", "source", "target", "testRelease", "testSource", "testTarget"})
@@ -262,13 +268,15 @@ def offer(
     """In each build file segment that moves the level or swaps ``source``/``target`` for ``release``, its steps
     (``segment_steps``) join its scores at ``SHARE`` of its best, each namesake just below (in place), and where
     it moves the level the setter and then the migrations to it below those; a step or the setter that the best
-    recipe runs ties it (``RUN_BY_BEST``). Returns
+    recipe runs ties it (``RUN_BY_BEST``); the setter and the ties only where the diff moves the level outside
+    its build files too (``BEYOND_BUILD``). Returns
     the (segment, recipe) pairs whose score that raised, which the pick treats like build edits, and every recipe
     offered."""
     raised: set[tuple[int, str]] = set()
     steps: set[str] = set()
     if not JAVA_LEVEL:
         return raised, steps
+    everywhere = not BEYOND_BUILD or any(segments[n].change.kind not in BUILD_KINDS for n in moves)
     for n, seg in enumerate(segments):
         if seg.change.kind not in BUILD_KINDS or seg.change.deleted_file or seg.change.new_file:
             continue
@@ -281,7 +289,11 @@ def offer(
             for at, offered in enumerate((rid, *recipes.namesakes.get(rid, ()))):
                 if offered not in known:
                     continue
-                value = top if _run_by(leader, offered, level, recipes) else score * (NAMESAKE if at else 1.0)
+                value = (
+                    top
+                    if everywhere and _run_by(leader, offered, level, recipes)
+                    else score * (NAMESAKE if at else 1.0)
+                )
                 match = scores.get(offered)
                 note = f"set the Java version to {level}" if level else "use the compiler's release setting"
                 steps.add(offered)
@@ -293,7 +305,7 @@ def offer(
                     continue  # its own evidence ranks it higher still: picked as that, it covers the segment
                 raised.add((n, offered))
             score *= NAMESAKE * NAMESAKE
-        for rid in sorted(recipes.setters) if level is not None and SETTER else ():
+        for rid in sorted(recipes.setters) if level is not None and SETTER and everywhere else ():
             # the setter, just below the recipes that write the segment's lines
             value = top if _run_by(leader, rid, level, recipes) else score
             match = scores.get(rid)
