@@ -19,6 +19,7 @@ from rewrite_assist.server.search.by_diff.java_level import (
     level_recipes,
     segment_level,
 )
+from rewrite_assist.server.search.by_diff.scoring import Match
 from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
 from rewrite_assist.server.search.by_diff.split import split_diff
 
@@ -182,3 +183,85 @@ def test_a_build_moving_the_level_offers_the_migration_to_it(
     assert MIGRATE + "UpgradeToJava17" in _ids(catalog, embedder, case)
     monkeypatch.setattr(java_level, "MIGRATION", False)
     assert MIGRATE + "UpgradeToJava17" not in _ids(catalog, embedder, case)
+
+
+_POM_MOVE = """diff --git a/pom.xml b/pom.xml
+--- a/pom.xml
++++ b/pom.xml
+@@ -10,3 +10,3 @@
+     <properties>
+-        <java.version>11</java.version>
++        <java.version>17</java.version>
+     </properties>
+"""
+# the same move in the CI workflow too: the PR moves the level beyond its build files
+_CI_MOVE = """diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml
+--- a/.github/workflows/ci.yml
++++ b/.github/workflows/ci.yml
+@@ -20,3 +20,3 @@
+         with:
+-          java-version: 11
++          java-version: 17
+           distribution: temurin
+"""
+SETTER = MIGRATE + "UpgradeJavaVersion"
+
+
+def _offered(catalog, leader: str, diff: str = _POM_MOVE + _CI_MOVE) -> tuple[dict[str, Match], set[tuple[int, str]]]:
+    """The pom segment moving the level to 17 after ``offer``, its best recipe before being ``leader`` at 2.0."""
+    snap = example_snapshot(catalog)
+    segments, *_ = split_diff(diff)
+    assert segments[0].change.kind == "maven"
+    scores = {leader: Match(2.0, 0.0, None, [], None)}
+    per_segment = [scores] + [{} for _ in segments[1:]]
+    raised, _ = java_level.offer(
+        per_segment, segments, level_moves(segments), level_recipes(snap), set(snap.recipe_ids)
+    )
+    return scores, raised
+
+
+def test_the_setter_is_offered_beside_the_step_and_ties_a_best_composite_running_both(
+    catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the best recipe runs the step and the setter (UpgradeBuildToJava17 -> UpgradeJavaVersion -> the pom step):
+    # both tie it, so the composite picked leaves the segment open for them (``pick.MEMBERS_KEEP``)
+    scores, raised = _offered(catalog, MIGRATE + "UpgradeBuildToJava17")
+    assert scores[MAVEN_LEVEL].score == scores[SETTER].score == 2.0
+    assert {(0, MAVEN_LEVEL), (0, SETTER)} <= raised
+    # the namesake runs under no composite: just below
+    assert scores[MIGRATE + "maven.UpdateMavenProjectPropertyJavaVersion"].score < 2.0
+    # a best recipe running neither: the step just below it, the setter below the step, both still offered
+    scores, raised = _offered(catalog, "org.openrewrite.maven.UpgradeParentVersion")
+    assert 2.0 > scores[MAVEN_LEVEL].score > scores[SETTER].score > 1.9
+    assert (0, SETTER) in raised
+    monkeypatch.setattr(java_level, "RUN_BY_BEST", False)
+    scores, _ = _offered(catalog, MIGRATE + "UpgradeBuildToJava17")
+    assert scores[MAVEN_LEVEL].score < 2.0
+    monkeypatch.setattr(java_level, "SETTER", False)
+    scores, _ = _offered(catalog, MIGRATE + "UpgradeBuildToJava17")
+    assert SETTER not in scores
+
+
+def test_a_level_moved_in_a_build_file_alone_is_its_steps_change(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    # only the pom moves the level: the step is offered below the best composite, neither tying it nor joined by
+    # the setter, which moves the level everywhere (``BEYOND_BUILD``)
+    scores, raised = _offered(catalog, MIGRATE + "UpgradeBuildToJava17", _POM_MOVE)
+    assert 2.0 > scores[MAVEN_LEVEL].score > 1.9
+    assert (0, MAVEN_LEVEL) in raised
+    assert SETTER not in scores
+    monkeypatch.setattr(java_level, "BEYOND_BUILD", False)
+    scores, _ = _offered(catalog, MIGRATE + "UpgradeBuildToJava17", _POM_MOVE)
+    assert scores[MAVEN_LEVEL].score == scores[SETTER].score == 2.0
+
+
+@pytest.mark.parametrize("case", ["ph02-java17-maven-docker-ci", "pt03-jdk21-maven-multimodule"])
+def test_a_build_moving_the_level_shows_its_setter(
+    catalog, embedder, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    # the pom's level property moves (11 -> 17, 17 -> 21) with CI and the Dockerfile; the pom segment's best
+    # recipe is a composite running the setter
+    ids = _ids(catalog, embedder, case)
+    assert SETTER in ids, ids
+    monkeypatch.setattr(java_level, "SETTER", False)
+    monkeypatch.setattr(java_level, "RUN_BY_BEST", False)
+    assert SETTER not in _ids(catalog, embedder, case)

@@ -15,8 +15,13 @@ their examples' file kinds say which). So the concern is read from the catalog o
   toolchain, the setter itself); a pom segment that swaps ``source``/``target`` for ``release`` also offers the
   step whose examples add what it adds. Each is offered just
   below the segment's best recipe, its one-recipe namesake in another package right after it (``offer``): the
-  recipes that write the lines, told ``version: N``; after them the migrations to that level, the composites
-  running its ``UpgradeBuildToJavaN`` preset (``UpgradeToJava17``, ``Java8toJava11``);
+  recipes that write the lines, told ``version: N``; then the setter (it runs every build tool's step and the JDK
+  image's, so a PR moving the level is its change too); after them the migrations to that level, the composites
+  running its ``UpgradeBuildToJavaN`` preset (``UpgradeToJava17``, ``Java8toJava11``). Where the segment's best
+  recipe is a composite running the step or the setter (``UpgradeBuildToJava17``), they tie it instead: the pick
+  leaves a segment open for the recipes a composite it picked there runs, at the segment's top only. The setter
+  and the ties only where the PR moves the level beyond its build files too (a JDK image, CI, the docs): moved in
+  a build file alone, the level is its step's change;
 - a diff that moves no Java level anywhere weighs the setter, its build file steps, their namesakes and the
   composites presetting the setter down (``unmoved``), the steps offered for a ``release`` swap apart: a pom whose
   plugin versions change resembles their examples, but they would write a line the PR does not touch.
@@ -51,6 +56,17 @@ NAMESAKE = 0.99  # ... its namesake in another package, this share of that
 # (``UpgradeToJava17`` runs ``UpgradeBuildToJava17``) are offered after its steps; picked, one covers the segment
 # as any recipe does (not as a build edit, which leaves it open for the next).
 MIGRATION = True
+# A build file segment moving the level offers the setter too, below its step (the setter runs every build tool's
+# step and the JDK image's: the labels of a level move name it beside the step), as a build edit in the pick.
+SETTER = True
+# Where a composite running an offered recipe is the segment's best (``UpgradeBuildToJava17`` over
+# ``UpdateJavaCompatibility``), the offered recipe ties it: picked, the composite leaves the segment open for the
+# recipes it runs (``pick.MEMBERS_KEEP`` exempts a member only at the segment's top).
+RUN_BY_BEST = True
+# ... both only where the PR moves the level beyond its build files too (a JDK image, CI, the docs): the setter is
+# the recipe that moves it everywhere, while a level line moved in a build file alone is its step's change (and one
+# of many a framework upgrade's pom makes, which the composite that leads the segment already stands for).
+BEYOND_BUILD = True
 BUILD_KINDS = frozenset({"maven", "gradle"})
 # The compiler plugin's elements that set the level where a pom sets none of the ``JAVA_PROPERTIES``.
 COMPILER_ELEMENTS = frozenset({"release", "source", "target", "testRelease", "testSource", "testTarget"})
@@ -147,6 +163,8 @@ class LevelRecipes:
     # step → the names (versions aside) its examples change, and those only their added side has
     names: dict[str, frozenset[str]] = field(default_factory=dict)
     adds: dict[str, frozenset[str]] = field(default_factory=dict)
+    # concern recipe → every composite that runs it (the catalog's ``ancestors``)
+    runners: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def all(self) -> frozenset[str]:
         out = set(self.setters) | {r for rids in self.steps.values() for r in rids} | set(self.presets)
@@ -208,6 +226,7 @@ def level_recipes(snap: ExampleSnapshot) -> LevelRecipes:
         {k: v for k, v in namesakes.items() if v},
         {r: frozenset(names[r]) for r in concern},
         {r: frozenset(adds[r]) for r in concern},
+        {r: snap.ancestors.get(r, frozenset()) for r in concern},
     )
     _CACHE.clear()
     _CACHE[id(snap)] = (snap, out)
@@ -248,24 +267,33 @@ def offer(
 ) -> tuple[set[tuple[int, str]], set[str]]:
     """In each build file segment that moves the level or swaps ``source``/``target`` for ``release``, its steps
     (``segment_steps``) join its scores at ``SHARE`` of its best, each namesake just below (in place), and where
-    it moves the level the migrations to it below those. Returns
+    it moves the level the setter and then the migrations to it below those; a step or the setter that the best
+    recipe runs ties it (``RUN_BY_BEST``); the setter and the ties only where the diff moves the level outside
+    its build files too (``BEYOND_BUILD``). Returns
     the (segment, recipe) pairs whose score that raised, which the pick treats like build edits, and every recipe
     offered."""
     raised: set[tuple[int, str]] = set()
     steps: set[str] = set()
     if not JAVA_LEVEL:
         return raised, steps
+    everywhere = not BEYOND_BUILD or any(segments[n].change.kind not in BUILD_KINDS for n in moves)
     for n, seg in enumerate(segments):
         if seg.change.kind not in BUILD_KINDS or seg.change.deleted_file or seg.change.new_file:
             continue
         scores = per_segment[n]
-        score = SHARE * top_score(scores)
+        top = top_score(scores)
+        leader = max(scores, key=lambda r: (scores[r].score, r)) if scores else None
+        score = SHARE * top
         level = moves.get(n)
         for rid in segment_steps(seg.change, level is not None, recipes, scores, known):
             for at, offered in enumerate((rid, *recipes.namesakes.get(rid, ()))):
                 if offered not in known:
                     continue
-                value = score * (NAMESAKE if at else 1.0)
+                value = (
+                    top
+                    if everywhere and _run_by(leader, offered, level, recipes)
+                    else score * (NAMESAKE if at else 1.0)
+                )
                 match = scores.get(offered)
                 note = f"set the Java version to {level}" if level else "use the compiler's release setting"
                 steps.add(offered)
@@ -277,18 +305,39 @@ def offer(
                     continue  # its own evidence ranks it higher still: picked as that, it covers the segment
                 raised.add((n, offered))
             score *= NAMESAKE * NAMESAKE
+        for rid in sorted(recipes.setters) if level is not None and SETTER and everywhere else ():
+            # the setter, just below the recipes that write the segment's lines
+            value = top if _run_by(leader, rid, level, recipes) else score
+            match = scores.get(rid)
+            if rid not in known or (match is not None and match.score >= value):
+                continue
+            steps.add(rid)
+            _set(scores, rid, value, f"set the Java version to {level}")
+            raised.add((n, rid))
+            score *= NAMESAKE
         for rid in recipes.migrations.get(level, ()) if level is not None and MIGRATION else ():
             # the migration to the level, just below the recipes that write its lines
             match = scores.get(rid)
             if rid not in known or (match is not None and match.score >= score):
                 continue
             steps.add(rid)
-            if match is None:
-                scores[rid] = Match(score, 0.0, None, [], f"migrate to Java {level}")
-            else:
-                match.score = score
+            _set(scores, rid, score, f"migrate to Java {level}")
             score *= NAMESAKE
     return raised, steps
+
+
+def _set(scores: dict[str, Match], rid: str, value: float, note: str) -> None:
+    """``rid`` at ``value`` in a segment's scores: a new match saying why, or its own match raised to it."""
+    match = scores.get(rid)
+    if match is None:
+        scores[rid] = Match(value, 0.0, None, [], note)
+    else:
+        match.score = value
+
+
+def _run_by(leader: str | None, rid: str, level: str | None, recipes: LevelRecipes) -> bool:
+    """Whether the segment's best recipe runs ``rid`` in a segment moving the level (``RUN_BY_BEST``)."""
+    return RUN_BY_BEST and level is not None and leader is not None and leader in recipes.runners.get(rid, ())
 
 
 def unmoved(recipes: LevelRecipes, offered: Collection[str] = ()) -> dict[str, float]:
