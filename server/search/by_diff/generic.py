@@ -15,8 +15,13 @@ recipes first (they read both formats and the annotations naming the property), 
 ``setup-java`` lines by none (its steps sit in lists no key path addresses; the ``github`` recipes make those
 edits) and its other lines by a text edit, a Dockerfile's ``FROM`` line by ``ChangeFrom`` rather than a text edit.
 
+A block of property entries (a ``.properties`` file, a pom's ``<properties>``) changed at once may make several
+edits: keys renamed beside a key added, two compiler entries merged into one. It is read entry by entry
+(``entry_edits``) and offered the recipes of its main edit (the most entries') rather than the value recipe.
+
 A generic recipe is only as good as what it is told, so where the segment's edit is one line (one key, one
-Maven property, one line of text, one ``FROM``, one type or method) the hit carries the options that make
+Maven property, one line of text, one ``FROM``, one type or method; or one entry of a block makes the recipe's
+edit) the hit carries the options that make
 exactly that edit (``generic_options``): the key and its new value, the image and its tag, the old and the new
 name, or the line to find and its replacement.
 """
@@ -168,12 +173,55 @@ def generic_recipes(
     kind = "properties" if path.endswith(".properties") else change.kind
     if edit == "change" and kind in STRUCTURED and _renamed(change, kind):
         edit = "rename"
-    out = list(STRUCTURED.get(kind, {}).get(edit, ()))
-    if spring and kind in {"yaml", "properties"} and SPRING_CONFIG.search(path):
-        out.insert(0, SPRING[edit])
+    # a block of entries making several edits is offered its main edit's recipes (the most entries'): the
+    # others' too cost specific recipes their places (measured on the development sets)
+    edits = list((entry_edits(change, kind) if kind in ENTRY_KINDS else None) or [edit])[:1]
+    spring_file = spring and kind in {"yaml", "properties"} and SPRING_CONFIG.search(path) is not None
+    out = [
+        rid for e in edits for rid in ([SPRING[e]] if spring_file else []) + list(STRUCTURED.get(kind, {}).get(e, ()))
+    ]
     if kind not in STRUCTURED and edit != "add" and not built:
         out.append(TEXT_EDIT)
     return [rid for rid in out if rid in known]
+
+
+# The file kinds whose every changed line is one entry (``key=value``, ``<key>value</key>``): a block of them
+# changed at once may make several edits (a key renamed, another added), each one generic recipe's.
+ENTRY_KINDS = frozenset({"properties", "maven"})
+_EDIT_ORDER = ("rename", "change", "add", "remove")  # on a tie: a renamed key first, as a block read whole
+
+
+def entry_edits(change: Change, kind: str) -> dict[str, list[tuple[str | None, str | None]]] | None:
+    """The edits a block of property entries makes, each with its (old, new) lines, the most entries' first: an
+    entry kept under its key with another value (``change``), one whose key the block renames (``rename``; with
+    another value too, also ``change``), one only added (``add``) or only removed (``remove``). Entries left
+    over on both sides are renamed where as many on each side hold a value (``spring.http.encoding.charset=UTF-8``
+    → ``server.servlet.encoding.charset=UTF-8`` beside a new ``server.shutdown``), else removed and added. None
+    when a changed line is no entry (a comment, a block): the caller reads the block as one edit."""
+    entry = _xml_entry if kind == "maven" else _key_value
+    lines = [line for line in change.removed + change.added if line.strip()]
+    if not lines or any(entry(line)[0] is None for line in lines):
+        return None
+    pairs, gone, came = pair_lines(change.removed, change.added)
+    # keys left over on both sides are renamed where as many entries on each side hold the same value (two
+    # compiler entries of ``11`` merged into one are removed and added, not renamed)
+    for value in dict.fromkeys(entry(line)[1] for line in gone):
+        olds = [line for line in gone if entry(line)[1] == value]
+        news = [line for line in came if entry(line)[1] == value]
+        if value and len(olds) == len(news):
+            pairs += list(zip(olds, news, strict=True))
+            gone = [line for line in gone if line not in olds]
+            came = [line for line in came if line not in news]
+    edits: dict[str, list[tuple[str | None, str | None]]] = {edit: [] for edit in _EDIT_ORDER}
+    for old, new in pairs:
+        (old_key, old_value), (new_key, new_value) = entry(old), entry(new)
+        if old_key != new_key:
+            edits["rename"].append((old, new))
+        if old_value != new_value and (old_key == new_key or (old_value and new_value)):
+            edits["change"].append((old, new))
+    edits["add"] = [(None, new) for new in came]
+    edits["remove"] = [(old, None) for old in gone]
+    return dict(sorted(((e, made) for e, made in edits.items() if made), key=lambda item: -len(item[1])))
 
 
 def spring_project(diff: str) -> bool:
@@ -315,7 +363,7 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
     if recipe_id == TYPE_CHANGE:
         types = type_changes(change)
         return {"oldFullyQualifiedTypeName": types[0][0], "newFullyQualifiedTypeName": types[0][1]} if types else {}
-    edit = one_edit(change)
+    edit = one_edit(change) or _one_entry_edit(recipe_id, path, change)
     if edit is None:
         return {}
     old, new = edit
@@ -354,6 +402,18 @@ def generic_options(recipe_id: str, path: str, change: Change, above: Sequence[s
     }
     chosen = options.get(recipe_id, {})
     return {} if any(v is None for v in chosen.values()) else {k: v for k, v in chosen.items() if v is not None}
+
+
+def _one_entry_edit(recipe_id: str, path: str, change: Change) -> tuple[str | None, str | None] | None:
+    """In a block of property entries making several edits, the one entry a structured property recipe's edit
+    makes (the one key added beside renamed ones), when it makes that edit for one entry only."""
+    kind = "properties" if path.endswith(".properties") else change.kind
+    edits = entry_edits(change, kind) if kind in ENTRY_KINDS else None
+    if not edits:
+        return None
+    own = {rid: e for e, rids in STRUCTURED.get(kind, {}).items() for rid in rids} | {r: e for e, r in SPRING.items()}
+    made = edits.get(own.get(recipe_id, ""), [])
+    return made[0] if len(made) == 1 else None
 
 
 RENAMES = frozenset(rids[0] for edits in STRUCTURED.values() for edit, rids in edits.items() if edit == "rename")
