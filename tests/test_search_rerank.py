@@ -51,7 +51,7 @@ def test_direction_reads_pr_descriptions_in_the_past_tense_and_passive() -> None
     assert "bean" in removed.source and not removed.target and removed.strong
     deleted = direction("Stale import statements were deleted across the module")
     assert "import" in deleted.source and "modul" not in deleted.source and deleted.strong
-    swapped = direction("com.h2database:h2 dependency swapped for org.postgresql:postgresql")
+    swapped = direction(dev_text("q087").split(" in pom.xml")[0])  # a dependency swapped for another, passive
     assert "h2" in swapped.source and "postgresql" in swapped.target and swapped.strong
     replaced = direction("Replaced text blocks with regular strings")
     assert replaced.source == direction("Replace text block with regular string").source and replaced.strong
@@ -168,7 +168,7 @@ def test_a_plural_in_the_name_is_not_missing_from_the_query(catalog, embedder) -
 
 @pytest.mark.slow
 def test_a_query_that_adds_is_not_answered_first_by_a_recipe_that_removes_it(catalog, embedder) -> None:
-    query = dev_text("q018")  # add an <exclusions> entry so commons-logging is no longer pulled in
+    query = dev_text("q018")  # asks for a Maven exclusion entry
     snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
     remove = snapshot.rows["org.openrewrite.maven.RemoveExclusion"].facts
     assert features(remove, query_intents([query]), snapshot.name_idf)[2] > 0.3  # against the query
