@@ -39,6 +39,7 @@ from ...diffs.words import from_image, image_parts
 from ...diffs.words.common import XML_TAG, _java_level
 from .build_properties import JAVA_PROPERTIES
 from .catalog import ExampleSnapshot
+from .memo import last_result
 from .scoring import Match, top_score
 from .split import Segment
 from .umbrella import list_sizes
@@ -171,16 +172,11 @@ class LevelRecipes:
         return frozenset(out | {w for r in out for w in self.namesakes.get(r, ())})
 
 
-_CACHE: dict[int, tuple[ExampleSnapshot, LevelRecipes]] = {}
-
-
+@last_result
 def level_recipes(snap: ExampleSnapshot) -> LevelRecipes:
     """The Java level concern of the catalog (once per snapshot): a setter is the recipe a one-step composite runs
     with a single integer option equal to the number its own id ends in ``Java`` with (``UpgradeBuildToJava17``
     → ``UpgradeJavaVersion`` with 17)."""
-    cached = _CACHE.get(id(snap))
-    if cached is not None and cached[0] is snap:
-        return cached[1]
     presets: dict[str, str] = {}
     for composite, (_step, values) in snap.presets.items():
         if len(values) == 1 and values[0].isdigit() and composite.rsplit(".", 1)[-1].endswith(f"Java{values[0]}"):
@@ -218,7 +214,7 @@ def level_recipes(snap: ExampleSnapshot) -> LevelRecipes:
     migrations: dict[str, set[str]] = defaultdict(set)
     for composite, value in presets.items():
         migrations[value] |= set(snap.parents.get(composite, ()))
-    out = LevelRecipes(
+    return LevelRecipes(
         setters,
         {k: tuple(v) for k, v in steps.items()},
         presets,
@@ -228,9 +224,6 @@ def level_recipes(snap: ExampleSnapshot) -> LevelRecipes:
         {r: frozenset(adds[r]) for r in concern},
         {r: snap.ancestors.get(r, frozenset()) for r in concern},
     )
-    _CACHE.clear()
-    _CACHE[id(snap)] = (snap, out)
-    return out
 
 
 def _names(change: Change) -> tuple[set[str], set[str]]:

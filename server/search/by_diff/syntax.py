@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ...catalog.examples import StoredExample
 from ...diffs.features import Change
+from .memo import last_result
 
 # The grammar's reserved and contextual words, per language: what a skeleton keeps of the names.
 JAVA_KEYWORDS = frozenset(
@@ -186,21 +187,15 @@ def unwrapped(opening: re.Pattern[str], gone: Sequence[str], came: Sequence[str]
     return 0 < opened <= closed and len([line for line in came if line]) == len(gone) - 2 * opened
 
 
-_UNDONE: dict[int, dict[str, frozenset[str]]] = {}
-
-
+@last_result
 def undone_by(examples: Sequence[StoredExample]) -> dict[str, frozenset[str]]:
     """Per recipe: the construct changes (their phrases) its Java examples undo, taking the new construct away
     (``ReplaceTextBlockWithString``: a text block back into a string), and none of them makes; once per snapshot.
     ``UseVar`` takes a diamond away (``var`` needs the type arguments) but makes ``var``: it undoes nothing."""
-    key = id(examples)
-    if key not in _UNDONE:
-        undo: dict[str, set[str]] = defaultdict(set)
-        make: dict[str, set[str]] = defaultdict(set)
-        for ex in examples:
-            if ex.change.kind == "java" and not (ex.change.deleted_file or ex.change.new_file):
-                undo[ex.recipe_id].update(taken_away(ex.change.removed, ex.change.added))
-                make[ex.recipe_id].update(turned(ex.change.removed, ex.change.added))
-        _UNDONE.clear()
-        _UNDONE[key] = {rid: frozenset(phrases) for rid, phrases in undo.items() if phrases and not make[rid]}
-    return _UNDONE[key]
+    undo: dict[str, set[str]] = defaultdict(set)
+    make: dict[str, set[str]] = defaultdict(set)
+    for ex in examples:
+        if ex.change.kind == "java" and not (ex.change.deleted_file or ex.change.new_file):
+            undo[ex.recipe_id].update(taken_away(ex.change.removed, ex.change.added))
+            make[ex.recipe_id].update(turned(ex.change.removed, ex.change.added))
+    return {rid: frozenset(phrases) for rid, phrases in undo.items() if phrases and not make[rid]}

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .catalog import ExampleSnapshot
+from .memo import last_result
 from .scoring import Match, best_first, demotion, top_score
 
 UMBRELLA = True  # rank the PR's umbrella composites (``umbrellas``)
@@ -81,17 +82,11 @@ def umbrellas(per_segment: Sequence[dict[str, Match]], snap: ExampleSnapshot, kn
     return out[:MAX_UMBRELLAS]
 
 
-_SIZES: dict[int, dict[str, int]] = {}
-
-
+@last_result
 def list_sizes(snap: ExampleSnapshot) -> dict[str, int]:
     """How many recipes each composite lists (``parents`` read the other way), once per snapshot."""
-    key = id(snap.parents)
-    if key not in _SIZES:
-        sizes: dict[str, int] = defaultdict(int)
-        for composites in snap.parents.values():
-            for parent in set(composites):
-                sizes[parent] += 1
-        _SIZES.clear()
-        _SIZES[key] = dict(sizes)
-    return _SIZES[key]
+    sizes: dict[str, int] = defaultdict(int)
+    for composites in snap.parents.values():
+        for parent in set(composites):
+            sizes[parent] += 1
+    return dict(sizes)
