@@ -1,7 +1,8 @@
 """Diff search: evidence for a change the recipe does not make, weighed down (round 13, precision in the ten).
 
 - ``direction``: a recipe whose examples only add (or only remove) lines, in a hunk that only moves versions
-  (``AddSpringDependencyManagementPlugin`` where the dependency-management plugin's version is bumped);
+  (``AddSpringDependencyManagementPlugin`` where the dependency-management plugin's version is bumped); one whose
+  examples rename keys, in a hunk that only adds or only removes lines (``yaml.ChangeKey`` where a key is added);
 - ``configured``: an example sharing with the hunk only the words its options were set to (``NoStaticImport``
   configured with ``java.util.Collections``, where a hunk removes that unused import);
 - ``scoring.inherited_demotion``: a composite's match inherited from a cleanup step is tidying there too
@@ -78,6 +79,19 @@ def test_leaf_recipes_are_read_by_their_examples_composites_are_not() -> None:
     assert direction.weights(Change("gradle", [], ["id 'xa' version '1.0'"]), ["org.example.AddPlugin"], ways) == {}
 
 
+def test_a_recipe_renaming_keys_makes_no_hunk_that_only_adds_or_removes_keys() -> None:
+    examples = [
+        StoredExample("org.example.RenameKey", 0, 0, None, {}, Change("yaml", ["  name: tools"], ["  name2: tools"])),
+        StoredExample("org.example.SetValue", 0, 0, None, {}, Change("yaml", ["  name: tools"], ["  name: kit"])),
+    ]
+    ways = direction.example_directions(examples, composites=())
+    assert ways == {"org.example.RenameKey": {direction.RENAMED}, "org.example.SetValue": {direction.REWRITTEN}}
+    added = Change("yaml", [], ["    condition: service_healthy"])
+    assert direction.weights(added, list(ways), ways) == {"org.example.RenameKey": direction.OPPOSED}
+    # a hunk renaming a key is what it makes
+    assert direction.weights(Change("yaml", ["  a: 1"], ["  b: 1"]), list(ways), ways) == {}
+
+
 def test_an_example_matching_on_its_option_values_only_is_the_configurations() -> None:
     words = configured.option_words({"methodPattern": "java.util.Collections emptyList()"})
     assert {"java.util.collections", "collections", "emptylist"} <= words
@@ -92,7 +106,10 @@ def test_the_catalog_reads_the_dependency_management_plugin_as_adding(snap) -> N
     ways = direction.leaf_directions(snap)
     assert ways[DEPENDENCY_MANAGEMENT] == {direction.ADDED}
     assert ways["org.openrewrite.gradle.plugins.UpgradePluginVersion"] == {direction.REWRITTEN}
+    assert ways["org.openrewrite.yaml.ChangeKey"] == {direction.RENAMED}
     assert JAVA_BEST_PRACTICES not in ways  # a composite: its examples show some of its steps
+    # a generic edit recipe: ``generic`` reads each segment for its edit, its example is one configured use
+    assert "org.openrewrite.yaml.ChangePropertyKey" not in ways
 
 
 def test_a_plugin_bump_is_no_place_for_the_recipe_adding_that_plugin(catalog, embedder) -> None:

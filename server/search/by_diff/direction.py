@@ -8,8 +8,15 @@ lines (or only removes them) makes no hunk whose lines were there before and sta
 segment that only moves versions (each removed line rewritten into one added line differing in versions
 alone), a recipe all of whose examples only add lines, or all only remove lines, is weighed by ``OPPOSED``.
 
+``yaml.ChangeKey``'s example renames a key, its value kept (``generic.renames_keys``). The words of a hunk that
+only adds a YAML key ("add YAML key condition in YAML file") or only deletes one still meet its name ("Change
+key"), yet a recipe that renames keys makes no hunk whose lines only come or only go. In such a segment a recipe
+all of whose examples rename keys is weighed by ``OPPOSED`` too.
+
 Only a recipe that lists no other recipes is read by its own examples: a composite's few examples show some of
-its steps, each of which may edit another way. Measured and left out (development sets): weighing a recipe
+its steps, each of which may edit another way. Nor are the generic edit recipes (``generic``: ``ChangePropertyKey``,
+``MergeYaml``): their one example shows one configured use, and ``generic`` reads each segment for the edit they
+make. Measured and left out (development sets): weighing a recipe
 whose examples only remove lines in a hunk that only adds some (and the other way round) lost more labelled
 recipes than it freed places (the generic ``DeleteKey`` and ``MergeYaml`` are labelled for one hunk and keep
 their places by matching the others), and reading a recipe whose examples rewrite lines as opposed to a hunk
@@ -25,6 +32,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from ...catalog.examples import StoredExample
 from ...diffs.features import Change, looks_like_version, words
 from .catalog import ExampleSnapshot
+from .generic import GENERIC_IDS, renames_keys
 from .memo import last_result
 
 ADDED = "added"
@@ -32,8 +40,13 @@ REMOVED = "removed"
 REWRITTEN = "rewritten"
 ONE_WAY = (frozenset({ADDED}), frozenset({REMOVED}))  # a recipe that only adds, or only removes, lines
 
+RENAMED = "renamed"  # a rewrite that keeps every value under another key (``generic.renames_keys``)
+RENAME_KINDS = frozenset({"yaml", "properties", "maven"})  # the entry kinds whose keys ``renames_keys`` reads
+
 # Measured on the development sets (fresh sets 1-7 and the tune half of the pr-cases).
 OPPOSED = 0.5  # a recipe only adding (or only removing) lines, in a segment that only moves versions: score times this
+# ... and a recipe all of whose examples rename keys, in a segment that only adds, or only removes, lines
+RENAMES_OPPOSED = True
 
 
 def direction(change: Change) -> str | None:
@@ -68,7 +81,10 @@ def example_directions(examples: Sequence[StoredExample], composites: Collection
     for ex in examples:
         if ex.recipe_id in composites or ex.change.deleted_file or ex.change.new_file:
             continue
-        if (way := direction(ex.change)) is not None:
+        way = direction(ex.change)
+        if way == REWRITTEN and ex.change.kind in RENAME_KINDS and renames_keys(ex.change, ex.change.kind):
+            way = RENAMED
+        if way is not None:
             out[ex.recipe_id].add(way)
     return {rid: frozenset(ways) for rid, ways in out.items()}
 
@@ -76,14 +92,20 @@ def example_directions(examples: Sequence[StoredExample], composites: Collection
 @last_result
 def leaf_directions(snap: ExampleSnapshot) -> dict[str, frozenset[str]]:
     """``example_directions`` of the snapshot's examples, its composites (every recipe some recipe lists in
-    ``parents``) left out."""
+    ``parents``) and the generic edit recipes (``generic.GENERIC_IDS``: offered by their own reading of each
+    segment, their examples show one configured use) left out."""
     composites = {parent for listed_by in snap.parents.values() for parent in listed_by}
-    return example_directions(snap.examples, composites)
+    return example_directions(snap.examples, composites | GENERIC_IDS)
 
 
 def weights(change: Change, recipe_ids: Iterable[str], directions: Mapping[str, frozenset[str]]) -> dict[str, float]:
     """``OPPOSED`` for each of these recipes whose examples all only add, or all only remove, lines, where the
-    segment only moves versions; nothing for any other segment, composite or recipe without examples."""
-    if OPPOSED >= 1.0 or not moves_versions(change):
+    segment only moves versions; or all rename keys, where the segment only adds or only removes lines. Nothing
+    for any other segment, composite or recipe without examples."""
+    if OPPOSED >= 1.0 or change.deleted_file or change.new_file:
         return {}
-    return {rid: OPPOSED for rid in recipe_ids if directions.get(rid) in ONE_WAY}
+    if moves_versions(change):
+        return {rid: OPPOSED for rid in recipe_ids if directions.get(rid) in ONE_WAY}
+    if RENAMES_OPPOSED and direction(change) in (ADDED, REMOVED):
+        return {rid: OPPOSED for rid in recipe_ids if directions.get(rid) == {RENAMED}}
+    return {}
