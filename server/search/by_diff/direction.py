@@ -16,12 +16,13 @@ all of whose examples rename keys is weighed by ``OPPOSED`` too.
 Only a recipe that lists no other recipes is read by its own examples: a composite's few examples show some of
 its steps, each of which may edit another way. Nor are the generic edit recipes (``generic``: ``ChangePropertyKey``,
 ``MergeYaml``): their one example shows one configured use, and ``generic`` reads each segment for the edit they
-make. Measured and left out (development sets): weighing a recipe
-whose examples only remove lines in a hunk that only adds some (and the other way round) lost more labelled
-recipes than it freed places (the generic ``DeleteKey`` and ``MergeYaml`` are labelled for one hunk and keep
-their places by matching the others), and reading a recipe whose examples rewrite lines as opposed to a hunk
-that only adds lost ``UpdateGradleWrapper`` (its one example rewrites the distribution URL, yet it also adds the
-wrapper's new properties).
+make.
+
+Measured and left out (development sets): weighing a recipe whose examples only remove lines in a hunk that
+only adds some (and the other way round) lost more labelled recipes than it freed places (the generic
+``DeleteKey`` and ``MergeYaml`` are labelled for one hunk and keep their places by matching the others), and
+reading a recipe whose examples rewrite lines as opposed to a hunk that only adds lost ``UpdateGradleWrapper``
+(its one example rewrites the distribution URL, yet it also adds the wrapper's new properties).
 """
 
 from __future__ import annotations
