@@ -10,6 +10,7 @@ from test_diff_search import pr_case
 
 from rewrite_assist.server.diffs.words import describe, names_something
 from rewrite_assist.server.search.by_diff import anchors as diff_anchors
+from rewrite_assist.server.search.by_diff import direction as diff_direction
 from rewrite_assist.server.search.by_diff import pick as diff_pick
 from rewrite_assist.server.search.by_diff import search as diff_search
 from rewrite_assist.server.search.by_diff import split as diff_split
@@ -60,7 +61,8 @@ def test_a_named_image_upgrade_outranks_recipes_found_by_frame_words_alone(
     assert label not in ids or ids.index(image) < ids.index(label), ids
     # Read as worded, the RUN line's bare words win the pick with a generic Docker recipe.
     monkeypatch.setattr(diff_search, "FRAME_ONLY_UNWORDED", False)
-    monkeypatch.setattr(diff_anchors, "UNANCHORED", 1.0)  # the frame-word rule alone: the anchors demote it too
+    monkeypatch.setattr(diff_anchors, "UNANCHORED", 1.0)  # the frame-word rule alone: the anchors demote it too,
+    monkeypatch.setattr(diff_direction, "OPPOSED", 1.0)  # ... and so does ``direction`` (it adds, the FROM moves)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, DOCKER_AND_POM, limit=10).hits]
     assert without.index(label) < without.index(image), without
 

@@ -230,6 +230,12 @@ def spring_project(diff: str) -> bool:
     return "spring" in diff.lower()
 
 
+def renames_keys(change: Change, kind: str) -> bool:
+    """Whether the change renames its entries' keys, values kept (``_renamed``): what ``direction`` reads off a
+    recipe's examples."""
+    return _renamed(change, kind)
+
+
 def _renamed(change: Change, kind: str) -> bool:
     """The change renames the keys of its entries (their values kept): paired line by line, or, in YAML, nested
     under other keys."""

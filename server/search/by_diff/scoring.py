@@ -48,6 +48,9 @@ V_DISAGREE = 0.5  # ... names a version, the hunk adds versions, and none agrees
 SEARCH_ONLY = 0.5  # a search-only recipe (``priors.is_search_only``) marks code, a PR changes it
 CLEANUP = 0.6  # a recipe whose examples only remove imports (``catalog.import_cleanups``): tidying after a change
 COPY = 0.7  # a republished copy (``io.quarkus.updates...``) or a generated ``Outer$Inner`` fragment
+# A composite's match inherited from a listed recipe's example carries that recipe's demotion (a cleanup's import
+# removal is tidying in ``JavaBestPractices`` too): its example evidence times the step's ``demotion``.
+INHERIT_DEMOTION = True
 # A Maven example inside ``<dependencyManagement>`` against a change outside one (or the other way round): its
 # content evidence times this (managed and direct dependencies have recipes of their own).
 SECTION_MISMATCH = 0.85
@@ -276,6 +279,12 @@ def demotion(recipe_id: str, snap: ExampleSnapshot) -> float:
     return factor * COPY if recipe_id in snap.copies else factor
 
 
+def inherited_demotion(recipe_id: str, source: str, snap: ExampleSnapshot) -> float:
+    """The demotion a recipe's example evidence carries from the recipe whose example it is, when that is
+    another (a step the composite lists): a step that tidies, marks or copies does so in the composite too."""
+    return 1.0 if source == recipe_id else demotion(source, snap)
+
+
 def fuse(
     seg: Change,
     example: dict[str, Match],
@@ -296,6 +305,8 @@ def fuse(
         base = match.score if match else 0.0
         if whole and not (match and match.example is not None and snap.whole_file[match.example] == whole):
             base *= WHOLE_FILE_CONTENT
+        if INHERIT_DEMOTION and match and match.example is not None:
+            base *= inherited_demotion(rid, snap.example_recipes[match.example], snap)
         words_score, phrase = text.get(rid, (0.0, None))
         score = (base + W_TEXT * words_score) * version_factor(rid, added)
         score *= demotion(rid, snap)

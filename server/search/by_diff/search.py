@@ -58,7 +58,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
-from . import anchors, java_level, steps, umbrella
+from . import anchors, configured, direction, java_level, steps, umbrella
 from .build_edits import offer, segment_edits
 from .catalog import ExampleSnapshot, example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
@@ -154,6 +154,13 @@ def find_recipes_for_diff(
     # A recipe named after what its examples all change (``LABEL``), or under a framework's package (``camel``),
     # where the diff mentions none of it.
     per_segment = [weighed(s, anchors.unanchored(s, mentioned, snap.anchors, snap.frameworks)) for s in per_segment]
+    # ... or one whose examples edit the other way (``direction``: they remove lines where the hunk only adds), or
+    # share with the hunk only the words they were configured with (``configured``).
+    ways = direction.leaf_directions(snap)
+    per_segment = [
+        weighed(scores, direction.weights(s.change, scores, ways) | configured.weights(s.change, scores, snap))
+        for s, scores in zip(segments, per_segment, strict=True)
+    ]
     # ... or one changing Maven elements other than the one this Maven hunk sits in (``<project>``'s version).
     per_segment = [
         weighed(scores, anchors.unanchored(scores, elements, snap.elements))
