@@ -551,13 +551,16 @@ def test_a_picked_composite_leaves_its_member_that_tops_a_hunk(catalog, embedder
     # CI and build move to Java 17, JUnit 4 → 5, the wrapper and a plugin: UpgradeToJava17 is picked and
     # covers the toolchain hunk, whose best recipe, UpdateJavaCompatibility, is one of the steps it runs.
     from rewrite_assist.server.search.by_diff import pick as diff_pick
+    from rewrite_assist.server.search.by_diff import twins
 
     composite, member = "org.openrewrite.java.migrate.UpgradeToJava17", "org.openrewrite.gradle.UpdateJavaCompatibility"
     snap = diff_catalog.example_snapshot(catalog)
     assert composite in snap.ancestors[member]  # through UpgradeBuildToJava17: more than one level up
     path = str(pr_case("user-management-service-pr2"))
     # top 12: since the Assert imports are a segment of their own, AssertToAssertions takes one of the ten, and
-    # JUnit5BestPractices (the umbrella of the JUnit changes through the composites it lists) another
+    # JUnit5BestPractices (the umbrella of the JUnit changes through the composites it lists) another; the pick's
+    # own list (a twin placed after it, ``twins``: ChangePluginVersion after UpgradePluginVersion, takes one more)
+    monkeypatch.setattr(twins, "TWINS", False)
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, path, limit=12).hits]
     assert composite in ids and member in ids, ids
     monkeypatch.setattr(diff_pick, "MEMBERS_KEEP", False)

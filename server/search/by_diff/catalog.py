@@ -74,6 +74,8 @@ class ExampleSnapshot:
     steps: StepIndex = field(default_factory=StepIndex)
     # recipes every example of which only removes imports (``import_cleanups``)
     cleanups: frozenset[str] = frozenset()
+    # recipe → the recipes that make its edit too (``twins.twin_index``)
+    twins: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -218,6 +220,7 @@ def example_kind(kind: str) -> str:
 
 def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
     from ..hybrid import configured_tuning
+    from .twins import example_tokens, twin_index  # ``twins`` ranks with ``scoring``, which reads this module
 
     meta = store.check_ready()
     model_key = configured_tuning().model_key  # the vectors the hybrid search compares, examples' too
@@ -254,6 +257,12 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
                 "WHERE jsonb_array_length(coalesce(data->'recipe_list', '[]'::jsonb)) > 0 ORDER BY id"
             )
             recipe_lists = {rid: steps for rid, steps in cur.fetchall()}
+            # what each recipe is told and says it does: whether two recipes make one edit (``twins``)
+            cur.execute("SELECT id, data->'options', description FROM recipes WHERE availability = 'docs'")
+            options, descriptions = {}, {}
+            for rid, opts, description in cur.fetchall():
+                options[rid] = frozenset(o["name"] for o in opts or [] if isinstance(o, dict) and "name" in o)
+                descriptions[rid] = description or ""
         if features.MANAGED_SHAPES:
             mark_managed(examples, maven_texts)
         # Search-only recipes mark results (``~~>``) instead of changing code: no PR diff looks like that.
@@ -265,6 +274,10 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
         pair_postings, pair_idf, pair_weights = token_index([pair_tokens(ex.change) for ex in examples], n)
         constructs = token_index([construct_tokens(ex.change) for ex in examples], n)
         recipe_ids = [r[0] for r in rows]
+        search_only = frozenset(rid for rid, row in ranking.rows.items() if row.facts.search_only)
+        copies = frozenset(
+            rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
+        )
         word_lists: dict[str, list[int]] = defaultdict(list)
         for j, rid in enumerate(recipe_ids):
             for word in set(words(texts.get(rid, ""))):
@@ -287,10 +300,8 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             recipe_postings,
             recipe_idf,
             np.array([whole_file(ex.change) for ex in examples]),
-            frozenset(rid for rid, row in ranking.rows.items() if row.facts.search_only),
-            frozenset(
-                rid for rid, row in ranking.rows.items() if row.facts.republished_copy or is_generated_fragment(rid)
-            ),
+            search_only,
+            copies,
             ancestor_sets(parents),
             pair_postings,
             pair_idf,
@@ -305,6 +316,15 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             element_anchors(examples, maven_texts, composites=recipe_lists.keys()),
             steps=step_index(recipe_lists),
             cleanups=import_cleanups(examples),
+            twins=twin_index(
+                options,
+                example_tokens(
+                    (ex.recipe_id, example_kind(ex.change.kind), frozenset(side_tokens(ex.change))) for ex in examples
+                ),
+                recipe_lists,
+                descriptions,
+                search_only | copies,
+            ),
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -58,7 +58,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
-from . import anchors, configured, direction, java_level, steps, umbrella
+from . import anchors, configured, direction, java_level, steps, twins, umbrella
 from .build_edits import offer, segment_edits
 from .catalog import ExampleSnapshot, example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
@@ -207,6 +207,8 @@ def find_recipes_for_diff(
     fallbacks += [[] for _ in range(len(wide) + len(over))]
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * (len(wide) + len(over))
     ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks, offered)
+    # a second recipe making a ranked one's edit follows it (``twins``)
+    ranked = twins.follow(ranked, units, snap.twins, limit, known)
     hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks, edits)
     hint = None
     if not hits:
