@@ -324,7 +324,17 @@ def test_pr_case_labels_name_catalog_recipes(catalog) -> None:
 
 @pytest.mark.parametrize(
     "case_set",
-    ["held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9"],
+    [
+        "held-out",
+        "held-out-2",
+        "held-out-3",
+        "held-out-4",
+        "held-out-5",
+        "held-out-6",
+        "held-out-7",
+        "held-out-8",
+        "held-out-9",
+    ],
 )
 def test_held_out_pr_labels_name_catalog_recipes_for_every_ready_case(catalog, case_set: str) -> None:
     from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS, load_pr_cases
