@@ -335,10 +335,12 @@ _POM_ADDS_RELEASE = """diff --git a/pom.xml b/pom.xml
 
 
 def test_an_updater_without_a_line_to_rewrite_is_weighed_down(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    # its own evidence (the property's name) made it the segment's best: halved, the release configuration leads
-    scores, _ = _offered(catalog, MAVEN_LEVEL, _POM_ADDS_RELEASE + _CI_MOVE)
+    # its own evidence (the property's name) made it the segment's best: halved
+    scores, raised = _offered(catalog, MAVEN_LEVEL, _POM_ADDS_RELEASE + _CI_MOVE)
     assert scores[MAVEN_LEVEL].score == pytest.approx(2.0 * java_level.UPDATER_WITHOUT_OLD_LINE)
-    assert scores[MAVEN_RELEASE].score > scores[MAVEN_LEVEL].score
+    # the release configuration is offered in its place, the updater is not raised
+    assert (0, MAVEN_RELEASE) in raised
+    assert (0, MAVEN_LEVEL) not in raised
     monkeypatch.setattr(java_level, "UPDATER_NEEDS_OLD_LINE", False)
     scores, _ = _offered(catalog, MAVEN_LEVEL, _POM_ADDS_RELEASE + _CI_MOVE)
     assert scores[MAVEN_LEVEL].score == 2.0
