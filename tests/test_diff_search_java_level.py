@@ -264,4 +264,93 @@ def test_a_build_moving_the_level_shows_its_setter(
     assert SETTER in ids, ids
     monkeypatch.setattr(java_level, "SETTER", False)
     monkeypatch.setattr(java_level, "RUN_BY_BEST", False)
+    # ... and the pom step picked on its own evidence covering the segment, as before round 13
+    monkeypatch.setattr(java_level, "OWN_STEP_LEAVES_OPEN", False)
     assert SETTER not in _ids(catalog, embedder, case)
+
+
+def test_a_pom_moves_the_level_through_its_level_lines_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a comment beside an added dependency names the JDK and a number: no level line moves
+    comment = _change(
+        "maven",
+        [],
+        ["    <!-- JAXB left the JDK in 11 -->", "    <dependency>", "      <groupId>jakarta.xml.bind</groupId>"],
+    )
+    assert segment_level(comment) is None
+    # the level property beside it still moves the level
+    prop = _change("maven", [], ["    <maven.compiler.release>11</maven.compiler.release>"])
+    assert segment_level(prop) == "11"
+    monkeypatch.setattr(java_level, "POM_LEVEL_LINES_ONLY", False)
+    assert segment_level(comment) == "11"
+
+
+def test_gradle_java_version_constants_are_read_as_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    moved = _change(
+        "gradle", ["sourceCompatibility = JavaVersion.VERSION_11"], ["sourceCompatibility = JavaVersion.VERSION_17"]
+    )
+    assert segment_level(moved) == "17"
+    assert (
+        segment_level(
+            _change(
+                "gradle",
+                ["targetCompatibility = JavaVersion.VERSION_1_8"],
+                ["targetCompatibility = JavaVersion.VERSION_11"],
+            )
+        )
+        == "11"
+    )
+    # the same level written as a constant is no move
+    same = _change("gradle", ["sourceCompatibility = 1.8"], ["sourceCompatibility = JavaVersion.VERSION_1_8"])
+    assert segment_level(same) is None
+    monkeypatch.setattr(java_level, "GRADLE_CONSTANTS", False)
+    assert segment_level(moved) is None
+
+
+def test_an_updater_step_needs_a_line_to_rewrite(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the release property added where source/target were (removed in another hunk): the pom's property updater's
+    # examples rewrite a level property the pom has, and this segment has none; the release configuration's add it
+    snap = example_snapshot(catalog)
+    recipes, known = level_recipes(snap), set(snap.recipe_ids)
+    added = _change("maven", [], ["<maven.compiler.release>11</maven.compiler.release>"])
+    steps = java_level.segment_steps(added, True, recipes, {}, known)
+    assert MAVEN_LEVEL not in steps
+    assert MAVEN_RELEASE in steps
+    # a level property rewritten: the updater is the segment's step
+    prop = _change(
+        "maven", ["<java.version>1.8</java.version>"], ["<maven.compiler.release>11</maven.compiler.release>"]
+    )
+    assert MAVEN_LEVEL in java_level.segment_steps(prop, True, recipes, {}, known)
+    monkeypatch.setattr(java_level, "UPDATER_NEEDS_OLD_LINE", False)
+    assert MAVEN_LEVEL in java_level.segment_steps(added, True, recipes, {}, known)
+
+
+_POM_ADDS_RELEASE = """diff --git a/pom.xml b/pom.xml
+--- a/pom.xml
++++ b/pom.xml
+@@ -10,2 +10,3 @@
+     <properties>
++        <maven.compiler.release>17</maven.compiler.release>
+     </properties>
+"""
+
+
+def test_an_updater_without_a_line_to_rewrite_is_weighed_down(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    # its own evidence (the property's name) made it the segment's best: halved
+    scores, raised = _offered(catalog, MAVEN_LEVEL, _POM_ADDS_RELEASE + _CI_MOVE)
+    assert scores[MAVEN_LEVEL].score == pytest.approx(2.0 * java_level.UPDATER_WITHOUT_OLD_LINE)
+    # the release configuration is offered in its place, the updater is not raised
+    assert (0, MAVEN_RELEASE) in raised
+    assert (0, MAVEN_LEVEL) not in raised
+    monkeypatch.setattr(java_level, "UPDATER_NEEDS_OLD_LINE", False)
+    scores, _ = _offered(catalog, MAVEN_LEVEL, _POM_ADDS_RELEASE + _CI_MOVE)
+    assert scores[MAVEN_LEVEL].score == 2.0
+
+
+def test_a_step_ranked_by_its_own_evidence_leaves_the_segment_open(catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the pom step is the segment's best on its own: picked, it leaves the segment to its namesake and the setter
+    # as the offered step would (``pick`` decays a raised pair by ``BUILD_DECAY`` only)
+    _, raised = _offered(catalog, MAVEN_LEVEL)
+    assert (0, MAVEN_LEVEL) in raised
+    monkeypatch.setattr(java_level, "OWN_STEP_LEAVES_OPEN", False)
+    _, raised = _offered(catalog, MAVEN_LEVEL)
+    assert (0, MAVEN_LEVEL) not in raised

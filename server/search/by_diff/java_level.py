@@ -22,6 +22,14 @@ their examples' file kinds say which). So the concern is read from the catalog o
   leaves a segment open for the recipes a composite it picked there runs, at the segment's top only. The setter
   and the ties only where the PR moves the level beyond its build files too (a JDK image, CI, the docs): moved in
   a build file alone, the level is its step's change;
+- a pom moves the level through its level properties and compiler elements only (a comment naming the JDK beside
+  an added dependency moves none), a Gradle script through any line naming Java with a new level, its
+  ``JavaVersion.VERSION_17`` constants read as the level they name;
+- a step whose examples only rewrite names they also remove (an updater: ``UpdateMavenProjectPropertyJavaVersion``)
+  is not offered, and its own evidence is weighed down, in a segment removing none of its names: a pom adding
+  ``<maven.compiler.release>`` where ``<source>``/``<target>`` were has no property for it to rewrite, and the release
+  configuration step is that change; a step whose own evidence ranks it above its offer in a segment moving the
+  level is picked as a build edit all the same (it leaves the segment open for its namesake and the setter);
 - a diff that moves no Java level anywhere weighs the setter, its build file steps, their namesakes and the
   composites presetting the setter down (``unmoved``), the steps offered for a ``release`` swap apart: a pom whose
   plugin versions change resembles their examples, but they would write a line the PR does not touch.
@@ -69,6 +77,20 @@ RUN_BY_BEST = True
 # of many a framework upgrade's pom makes, which the composite that leads the segment already stands for).
 BEYOND_BUILD = True
 BUILD_KINDS = frozenset({"maven", "gradle"})
+# A pom sets the level through its level properties and compiler elements only: a comment added beside a dependency
+# (``<!-- JAXB left the JDK in 11 -->``) names Java and a number but moves nothing (off: any line naming Java, as
+# in a Gradle script or CI).
+POM_LEVEL_LINES_ONLY = True
+# A step whose examples add no name they do not also remove (``UpdateMavenProjectPropertyJavaVersion`` rewrites the
+# value of a level property the pom has) is offered only where the segment removes a name it changes: a pom that
+# adds ``<maven.compiler.release>`` where ``<source>``/``<target>`` were is the release configuration's change, and
+# the updater's own evidence there (the same property names) is weighed down by this share.
+UPDATER_NEEDS_OLD_LINE = True
+UPDATER_WITHOUT_OLD_LINE = 0.5
+# A step its own evidence ranks above its offer in a segment moving the level is picked as a build edit still: it
+# writes the segment's level line and leaves the segment open for its namesake, the setter and the migration, which
+# the labels of a level move name beside it (off: picked on its own evidence, it covers the segment).
+OWN_STEP_LEAVES_OPEN = True
 # The compiler plugin's elements that set the level where a pom sets none of the ``JAVA_PROPERTIES``.
 COMPILER_ELEMENTS = frozenset({"release", "source", "target", "testRelease", "testSource", "testTarget"})
 _NUMBER = re.compile(r"(?<![\d.])(?:1\.)?\d+(?![\d])")
@@ -78,6 +100,10 @@ _AFTER_JDK_WORD = re.compile(r"(?:java|jdk|jre)[-_]?(\d+)(?![\d.])", re.IGNORECA
 # A reference's version (``uses: actions/setup-java@v4``): the action's, set apart before a level is read.
 _REF = re.compile(r"@[\w.\-]+")
 _LEADING = re.compile(r"^(\d+)(?![\d])")
+# Gradle's ``JavaVersion`` constants name a level with underscores (``VERSION_17``, ``VERSION_1_8``): read as the
+# level they name (off: a Gradle script moving ``VERSION_11`` to ``VERSION_17`` moves no level).
+GRADLE_CONSTANTS = True
+_GRADLE_CONSTANT = re.compile(r"\bVERSION_(?:1_)?(\d+)\b")
 
 
 def as_level(value: str) -> str | None:
@@ -126,12 +152,14 @@ def segment_level(change: Change) -> str | None:
         return None
     if change.kind == "maven":
         new = _pom_levels(change.added) - _pom_levels(change.removed)
-        if new:
-            return max(new, key=int)
+        if new or POM_LEVEL_LINES_ONLY:
+            return max(new, key=int) if new else None
     if change.kind == "dockerfile" and IMAGE_LEVEL:
         images = {level for line in change.added if (level := image_level(line)) is not None}
         images -= {level for line in change.removed if (level := image_level(line)) is not None}
         return max(images, key=int) if images else None
+    if change.kind == "gradle" and GRADLE_CONSTANTS:
+        change = Change(change.kind, _constants(change.removed), _constants(change.added))
     if any("@" in line for line in change.added + change.removed):
         # ``actions/setup-java@v4`` names Java with the action's version, not the level
         change = Change(change.kind, [_REF.sub("", x) for x in change.removed], [_REF.sub("", x) for x in change.added])
@@ -143,6 +171,12 @@ def segment_level(change: Change) -> str | None:
     # removed lines counts, not only a version-like one
     before = {as_level(m) for line in change.removed for m in _NUMBER.findall(line)}
     return None if level in before else level
+
+
+def _constants(lines: Sequence[str]) -> list[str]:
+    """Gradle script lines with each ``JavaVersion`` constant written as the level it names (``VERSION_1_8`` →
+    ``VERSION 8``), so the level reader sees a version where the constant names one."""
+    return [_GRADLE_CONSTANT.sub(r"VERSION \1", line) for line in lines]
 
 
 def level_moves(segments: Sequence[Segment]) -> dict[int, str]:
@@ -233,6 +267,20 @@ def _names(change: Change) -> tuple[set[str], set[str]]:
     return removed | added, added - removed
 
 
+def _stale_updaters(change: Change, recipes: LevelRecipes) -> list[str]:
+    """The build tool's updaters (steps whose examples add no name they do not remove: they rewrite a line the
+    file has) that change none of the names this segment removes: it has no line of theirs to rewrite
+    (``UPDATER_NEEDS_OLD_LINE``)."""
+    if not UPDATER_NEEDS_OLD_LINE:
+        return []
+    removed = {t for t in change.tokens_removed if not looks_like_version(t)}
+    return [
+        r
+        for r in recipes.steps.get(change.kind, ())
+        if recipes.names.get(r) and not recipes.adds.get(r) and not recipes.names[r] & removed
+    ]
+
+
 def segment_steps(
     change: Change, moves_level: bool, recipes: LevelRecipes, scores: dict[str, Match], known: Collection[str]
 ) -> list[str]:
@@ -240,7 +288,12 @@ def segment_steps(
     segment changes that its evidence ranks best; a step whose examples add a name only the segment's added lines
     have (``source``/``target`` swapped for ``release``) first."""
     changed, added = _names(change)
-    steps = [r for r in recipes.steps.get(change.kind, ()) if r in known and recipes.names.get(r, set()) & changed]
+    stale = set(_stale_updaters(change, recipes))
+    steps = [
+        r
+        for r in recipes.steps.get(change.kind, ())
+        if r in known and recipes.names.get(r, set()) & changed and r not in stale
+    ]
     swap = [r for r in steps if recipes.adds.get(r, set()) & added]
     swap = sorted(swap, key=lambda r: (-len(recipes.adds[r] & added), r))[:1]
     movers = [r for r in steps if r not in swap] if moves_level else []
@@ -274,6 +327,11 @@ def offer(
         if seg.change.kind not in BUILD_KINDS or seg.change.deleted_file or seg.change.new_file:
             continue
         scores = per_segment[n]
+        for stale in _stale_updaters(seg.change, recipes):
+            # the updater's own evidence (the names it changes) where the segment has no line of it to rewrite
+            for rid in (stale, *recipes.namesakes.get(stale, ())):
+                if (match := scores.get(rid)) is not None:
+                    match.score *= UPDATER_WITHOUT_OLD_LINE
         top = top_score(scores)
         leader = max(scores, key=lambda r: (scores[r].score, r)) if scores else None
         score = SHARE * top
@@ -294,7 +352,7 @@ def offer(
                     scores[offered] = Match(value, 0.0, None, [], note)
                 elif match.score < value:
                     match.score = value
-                else:
+                elif level is None or not OWN_STEP_LEAVES_OPEN:
                     continue  # its own evidence ranks it higher still: picked as that, it covers the segment
                 raised.add((n, offered))
             score *= NAMESAKE * NAMESAKE
