@@ -128,7 +128,8 @@ def _java(path: str, change: Change, context: list[str], above: Sequence[str] = 
     for old_type, new_type in types[:2]:
         out.append(f"change type {old_type} to {new_type}")
     if moves:
-        common = max(set(moves), key=moves.count)
+        # the most frequent move, ties to the first in the hunk (a set's order differs between processes)
+        common = max(dict.fromkeys(moves), key=moves.count)
         out.append(f"change package {_shared_prefix_move(*common)}")
     elif old_imports and new_imports and not types:
         out.append(f"change type {old_imports[0][0]} to {new_imports[0][0]}")
