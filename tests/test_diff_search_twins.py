@@ -16,6 +16,7 @@ from rewrite_assist.server.search.by_diff.twins import (
     follow,
     namesakes,
     option_twins,
+    snapshot_twins,
     twin_index,
 )
 
@@ -85,7 +86,7 @@ def test_a_twin_follows_its_first_and_the_ten_stays_ten() -> None:
 
 
 def test_the_catalog_twins(catalog) -> None:
-    index = example_snapshot(catalog).twins
+    index = snapshot_twins(example_snapshot(catalog))
     # the Gradle plugin-version pair: the same options, the same bump in their examples
     assert index.get(UPGRADE_PLUGIN) == (CHANGE_PLUGIN,)
     assert index.get(CHANGE_PLUGIN) == (UPGRADE_PLUGIN,)

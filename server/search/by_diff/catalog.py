@@ -74,8 +74,11 @@ class ExampleSnapshot:
     steps: StepIndex = field(default_factory=StepIndex)
     # recipes every example of which only removes imports (``import_cleanups``)
     cleanups: frozenset[str] = frozenset()
-    # recipe → the recipes that make its edit too (``twins.twin_index``)
-    twins: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # what each recipe is told and says it does, and what each composite runs: whether two recipes make one edit
+    # (``twins.snapshot_twins``)
+    options: dict[str, frozenset[str]] = field(default_factory=dict)  # recipe → its option names
+    descriptions: dict[str, str] = field(default_factory=dict)
+    recipe_lists: dict[str, Any] = field(default_factory=dict)  # composite → its YAML recipe list
 
 
 def ancestor_sets(parents: dict[str, list[str]], depth: int = 6) -> dict[str, frozenset[str]]:
@@ -220,7 +223,6 @@ def example_kind(kind: str) -> str:
 
 def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
     from ..hybrid import configured_tuning
-    from .twins import example_tokens, twin_index  # ``twins`` ranks with ``scoring``, which reads this module
 
     meta = store.check_ready()
     model_key = configured_tuning().model_key  # the vectors the hybrid search compares, examples' too
@@ -316,15 +318,9 @@ def example_snapshot(store: CatalogStore) -> ExampleSnapshot:
             element_anchors(examples, maven_texts, composites=recipe_lists.keys()),
             steps=step_index(recipe_lists),
             cleanups=import_cleanups(examples),
-            twins=twin_index(
-                options,
-                example_tokens(
-                    (ex.recipe_id, example_kind(ex.change.kind), frozenset(side_tokens(ex.change))) for ex in examples
-                ),
-                recipe_lists,
-                descriptions,
-                search_only | copies,
-            ),
+            options=options,
+            descriptions=descriptions,
+            recipe_lists=recipe_lists,
         )
 
     return store.memo("diff-search", catalog_revision(meta), build)

@@ -208,7 +208,7 @@ def find_recipes_for_diff(
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * (len(wide) + len(over))
     ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks, offered)
     # a second recipe making a ranked one's edit follows it (``twins``)
-    ranked = twins.follow(ranked, units, snap.twins, limit, known)
+    ranked = twins.follow(ranked, units, twins.snapshot_twins(snap), limit, known)
     hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks, edits)
     hint = None
     if not hits:

@@ -39,6 +39,8 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from .catalog import ExampleSnapshot, example_kind, side_tokens
+from .memo import last_result
 from .scoring import Match
 
 TWINS = True  # place a ranked recipe's twin right after it (``follow``); off: the pick's ten as they are
@@ -141,6 +143,16 @@ def twin_index(
         for rid, twins in out.items()
         if rid not in no_edit and twins - set(no_edit)
     }
+
+
+@last_result
+def snapshot_twins(snap: ExampleSnapshot) -> dict[str, tuple[str, ...]]:
+    """The catalog snapshot's twins (``twin_index``), derived once per snapshot: recipes that only mark code and
+    republished copies make no edit, so they are twins of none."""
+    tokens = example_tokens(
+        (ex.recipe_id, example_kind(ex.change.kind), frozenset(side_tokens(ex.change))) for ex in snap.examples
+    )
+    return twin_index(snap.options, tokens, snap.recipe_lists, snap.descriptions, snap.search_only | snap.copies)
 
 
 def example_tokens(rows: Iterable[tuple[str, str, frozenset[str]]]) -> dict[str, dict[str, list[frozenset[str]]]]:
