@@ -201,6 +201,14 @@ def test_logging_is_quiet_by_default_and_verbose_on_request(catalog) -> None:
     assert quiet.stdout.splitlines()[0] == verbose.stdout.splitlines()[0]
 
 
+def test_the_torch_backend_loads_the_model_without_a_progress_bar(catalog) -> None:
+    # transformers 5 draws "Loading weights" on stderr at each model load; a search's stderr stays empty.
+    env = {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url, "REWRITE_ASSIST_EMBEDDING_BACKEND": "torch"}
+    result = run(["search", "migrate to JUnit 5", "--limit", "1"], env)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert result.stdout.startswith("1. ")
+
+
 def test_log_levels_follow_the_flags() -> None:
     import logging
 

@@ -9,11 +9,32 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from .common import INSTALL_HINT, EmbeddingModelError, quiet_tokenizers
+
+
+@contextmanager
+def no_loading_bar() -> Iterator[None]:
+    """transformers (5.x) draws a "Loading weights" bar on stderr at every model load. A CLI answering one
+    search, or a server whose stderr is its log, would show it as noise (and a command whose output is piped
+    to a closed reader fails on it), so the load runs with transformers' bars off, restored afterwards."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # an older transformers draws no such bar
+        yield
+        return
+    was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_on:
+            hf_logging.enable_progress_bar()
 
 
 class TorchBackend:
@@ -26,7 +47,8 @@ class TorchBackend:
         try:
             from sentence_transformers import SentenceTransformer
 
-            self.model: Any = SentenceTransformer(model_path, device="cpu")
+            with no_loading_bar():
+                self.model: Any = SentenceTransformer(model_path, device="cpu")
             # The fast tokenizer changes its truncation/padding state inside each encode call, and two
             # threads doing that at once fail with "Already borrowed": one encode at a time (torch uses
             # every core for one batch anyway). The ONNX backend sets its tokenizer once and needs no lock.
