@@ -14,6 +14,7 @@ from conftest import require_snapshot, shared_data_dir
 from test_cli import run
 from test_mcp_server import call, text_of
 
+from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS
 from rewrite_assist.ingestion.page import parse_page
 from rewrite_assist.server.catalog.examples import example_rows, write_examples
 from rewrite_assist.server.catalog.models import Recipe
@@ -322,22 +323,9 @@ def test_pr_case_labels_name_catalog_recipes(catalog) -> None:
     assert all(set(r["relevant"].values()) <= {1, 2} and 2 in r["relevant"].values() for r in rows)
 
 
-@pytest.mark.parametrize(
-    "case_set",
-    [
-        "held-out",
-        "held-out-2",
-        "held-out-3",
-        "held-out-4",
-        "held-out-5",
-        "held-out-6",
-        "held-out-7",
-        "held-out-8",
-        "held-out-9",
-    ],
-)
+@pytest.mark.parametrize("case_set", list(HELDOUT_SETS))
 def test_held_out_pr_labels_name_catalog_recipes_for_every_ready_case(catalog, case_set: str) -> None:
-    from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS, load_pr_cases
+    from rewrite_assist.evaluation.diff_search_eval import load_pr_cases
 
     folder, labels = HELDOUT_SETS[case_set]
     ready = (folder / "READY").read_text().split()
