@@ -22,7 +22,7 @@ from ...diffs.words import new_versions
 from ...embedding import Embedder
 from .catalog import TYPE_VALUE, ExampleSnapshot, pair_tokens, side_tokens, whole_file
 from .split import Segment
-from .syntax import construct_phrases, construct_tokens, undone_by
+from .syntax import construct_tokens, undone_by
 from .upgrades import agreements, agrees, segment_handles
 
 MAX_EMBEDDED = 8  # segments whose changed lines are embedded (the others: lexical and words evidence)
@@ -292,11 +292,13 @@ def fuse(
     snap: ExampleSnapshot,
     phrases: Sequence[str] = (),
     mentioned: Collection[str] = (),
+    constructs: Sequence[str] = (),
 ) -> dict[str, Match]:
     """The example evidence plus the words evidence, weighed by version evidence. For a deleted or created
     file the content matches less (a deleted class resembles many examples) unless the example also
     deletes or creates a file. ``mentioned``: every word of the diff (``anchors.diff_words``), where a preset's
-    configured type shows (an import)."""
+    configured type shows (an import); ``constructs``: the segment's construct change in words
+    (``syntax.construct_phrases``, computed once with its phrases), which a recipe undoing it works against."""
     added = new_versions(seg)
     whole = whole_file(seg)
     out: dict[str, Match] = {}
@@ -314,10 +316,10 @@ def fuse(
             out[rid] = Match(score, 0.0, None, [], phrase)
         else:
             out[rid] = Match(score, match.cosine, match.example, match.tokens, phrase)
-    if REVERSE < 1.0 and (made := construct_phrases(seg)):
+    if REVERSE < 1.0 and constructs:
         undo = undone_by(snap.examples)
         for rid, match in out.items():
-            if not undo.get(rid, frozenset()).isdisjoint(made):
+            if not undo.get(rid, frozenset()).isdisjoint(constructs):
                 out[rid] = dataclasses.replace(match, score=match.score * REVERSE)
     if PRESET > 0:
         _presets(seg, added, out, snap, mentioned)

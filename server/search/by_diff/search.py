@@ -126,7 +126,8 @@ def find_recipes_for_diff(
     segments, skipped, files, hunks = split_diff(text)
     snap = example_snapshot(store)
     # a Java change between language constructs is said in their names too (``syntax.construct_phrases``)
-    phrases = [describe(s.file, s.change, s.context, s.lines_above) + construct_phrases(s.change) for s in segments]
+    constructs = [construct_phrases(s.change) for s in segments]
+    phrases = [describe(s.file, s.change, s.context, s.lines_above) + constructs[n] for n, s in enumerate(segments)]
     wide = describe_pr([(s.file, s.change) for s in segments]) if W_WIDE > 0 else []
     # The PR-level phrases first: a few (``MAX_WIDE``), each summing up many segments.
     pending_wide = search_wide(store, embedder, wide)
@@ -144,7 +145,8 @@ def find_recipes_for_diff(
     if W_TEXT > 0:
         texts = text_scores(phrases, pending)
         per_segment = [
-            fuse(s.change, per_segment[n], texts[n], snap, phrases[n], mentioned) for n, s in enumerate(segments)
+            fuse(s.change, per_segment[n], texts[n], snap, phrases[n], mentioned, constructs[n])
+            for n, s in enumerate(segments)
         ]
     known = set(snap.recipe_ids)
     edits = segment_edits(segments)
