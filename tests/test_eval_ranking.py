@@ -46,7 +46,7 @@ def test_named_in_finds_ids_and_class_names():
 
 @pytest.mark.slow
 def test_expansion_lifts_the_composite_that_includes_the_top_hit(catalog, embedder):
-    query = [dev_text("q045", 1), "JUnit 4 expected exception rule to JUnit 5"]  # "replace ExpectedException ..."
+    query = [dev_text("q045", 1), "JUnit 4 expected exception rule to JUnit 5"]  # its first variation, and ours
     with_graph = [h.id for h in find_recipes(catalog, embedder, query, limit=10).hits]
     without = dataclasses.replace(DEFAULT_TUNING, expand_top=0)
     flat = [h.id for h in find_recipes(catalog, embedder, query, limit=10, tuning=without).hits]

@@ -48,14 +48,14 @@ def test_sided_tokens_follow_the_direction_of_the_phrase() -> None:
     sides = sided_tokens(renamed())
     assert sides["fetchall"] == REMOVED and sides["findall"] == ADDED
     assert sides["all"] == REMOVED | ADDED  # on both sides: says nothing of the direction
-    became = sided_tokens("<java.version>17</java.version> in pom.xml became 21")
+    became = sided_tokens(dev_text("q024").split(", no ")[0])  # the tag, then "became" the new value
     assert became["17"] == REMOVED and became["21"] == ADDED
     # no direction said: a token may be on either side
     assert sided_tokens("`@Rule TemporaryFolder` in tests")["temporaryfolder"] == REMOVED | ADDED
 
 
 def test_direction_reads_became() -> None:
-    became = direction("<java.version>17</java.version> in pom.xml became 21")
+    became = direction(dev_text("q024").split(", no ")[0])
     assert "17" in became.source and became.target == {"21"} and not became.strong
 
 

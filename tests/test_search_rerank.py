@@ -47,9 +47,9 @@ def test_terms_are_stemmed_alike_on_both_sides() -> None:
 
 
 def test_direction_reads_pr_descriptions_in_the_past_tense_and_passive() -> None:
-    removed = direction("Removed the unused <bean> definition from applicationContext.xml")
+    removed = direction(dev_text("q114"))  # an XML element removed, past tense
     assert "bean" in removed.source and not removed.target and removed.strong
-    deleted = direction("Stale import statements were deleted across the module")
+    deleted = direction(dev_text("q090"))  # imports deleted, passive, with where after the verb
     assert "import" in deleted.source and "modul" not in deleted.source and deleted.strong
     swapped = direction(dev_text("q087").split(" in pom.xml")[0])  # a dependency swapped for another, passive
     assert "h2" in swapped.source and "postgresql" in swapped.target and swapped.strong

@@ -57,7 +57,7 @@ def test_renames_removals_and_additions() -> None:
         "migrate JUnit 4 tests to JUnit 5",
         "use text blocks",
         "upgrade Spring Boot to 3.2",
-        "dev:q027",  # a past-tense code change with no file: "Stream pipelines ending in .collect(...) were ..."
+        "dev:q027",  # a past-tense code change that names no file
         "Removed unused imports",  # a removal, but no file named: nothing to say about which kind of file
     ],
 )

@@ -29,7 +29,7 @@ _REMOVAL = re.compile(
     r"^(?:removes?|removed|deletes?|deleted|drops?|dropped|avoids?|disables?|disabled|undo(?:es)?|reverts?|"
     r"reverted|strips?|stripped|eliminates?|eliminated|get rid of|stop using|do not use|don't use|no longer use|no)\b"
 )
-# The same said of the thing itself: "stale imports were deleted across the module", "X removed from Y".
+# The same said of the thing itself: "unused imports were deleted from every test", "X removed from Y".
 _AUX = r"(?:(?:was|were|is|are|has been|have been|had been|got|gets|get)\s+)?"
 _PASSIVE_REMOVAL = re.compile(
     rf"^(?P<src>.+?)\s+{_AUX}(?:removed|deleted|dropped|stripped|eliminated)(?:\s+(?:from|in|across|on|at|throughout)\b.*|[,;].*)?$"

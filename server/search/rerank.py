@@ -22,7 +22,7 @@ Four more come from the examples leg and the catalog graph (``CandidatePool.rera
   point rather than one of its steps.
 - ``popularity``: ``log(1 + used_by)``: how many composites include it (a well-trodden building block).
 - ``popularity_code``: ``popularity`` times ``code_share``: a query that quotes one concrete edit
-  ("server.port ... changed from 8080 to 9090") is mostly served by a building block composites use for
+  ("logging.level.root ... changed from INFO to WARN") is mostly served by a building block composites use for
   such edits (change a property, upgrade a dependency), not by a migration that happens to make it.
 
 Each feature's weight is a ``SearchTuning`` field, fitted on pseudo-queries the catalog writes itself

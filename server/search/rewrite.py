@@ -1,7 +1,7 @@
 """One phrase → extra variations in the catalog's vocabulary, by grammar.
 
-An agent that sends one phrase often describes the concrete change the way a PR does ("commons-io bumped
-from 2.11.0 to 2.15.1 in pom.xml", "server.port in application.yml changed from 8080 to 9090"), while the
+An agent that sends one phrase often describes the concrete change the way a PR does ("guava bumped
+from 32.1.2-jre to 33.0.0-jre in pom.xml", "logging.level.root in application.yml changed from INFO to WARN"), while the
 recipe that makes it is named for the kind of edit ("Upgrade Maven dependency version", "Change property
 value"). Several phrasings close that gap when an agent writes them; for one phrase this module writes them.
 
@@ -106,7 +106,7 @@ def _hunk(kind: str, subject: str | None, old: str, new: str) -> tuple[Change, l
     if old_kv and new_kv:  # "kotlinVersion=1.9.22 changed to kotlinVersion=2.0.0"
         subject, old, new = new_kv.group(1), old_kv.group(2), new_kv.group(2)
     tag = re.fullmatch(r"<([\w.\-]+)>([^<]*)</\1>", old)
-    if tag:  # "<java.version>17</java.version> became 21"
+    if tag:  # "<maven.compiler.release>11</maven.compiler.release> became 17"
         subject, old = tag.group(1), tag.group(2)
     if subject is None:
         return None

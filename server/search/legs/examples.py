@@ -2,7 +2,7 @@
 
 Every recipe page carries examples (before/after per file), stored with an embedding of their changed lines
 (``recipe_examples``, read into the ranking snapshot). A query that quotes code or configuration
-(``log.debug("Loaded " + count)``, ``server.port ... 8080 to 9090``, ``<bean id=...>``) resembles such an
+(``log.debug("Loaded " + count)``, ``logging.level.root ... INFO to WARN``, ``<bean id=...>``) resembles such an
 example far more than the recipe's description; a query in words mostly does not, and its best example
 cosines stay low.
 
