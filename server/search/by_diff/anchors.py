@@ -62,12 +62,19 @@ def recipe_anchors(examples: Iterable[StoredExample], composites: Collection[str
     for rid, token_sets in sorted(changed.items()):
         if rid in composites:
             continue
-        configured = {w for ex in per_recipe[rid] for value in ex.parameters.values() for w in words(str(value))}
+        configured = set().union(*(option_words(ex.parameters) for ex in per_recipe[rid]))
         shared = set.intersection(*token_sets) & set(words(identifier_words(rid)))
         anchors = {t for t in shared - configured if spread[t] <= MAX_RECIPES and not any(c.isdigit() for c in t)}
         if anchors:
             out[rid] = frozenset(anchors)
     return out
+
+
+def option_words(parameters: Mapping[str, str]) -> set[str]:
+    """The words of an example's option values (``java.util.Collections emptyList()`` → java.util.collections,
+    java, util, collections, emptylist ...), as changed tokens are written: what the example was told to edit,
+    which names no recipe (``recipe_anchors``) and proves no edit (``configured``)."""
+    return {w for value in parameters.values() for w in words(str(value))}
 
 
 def package_words(recipe_id: str) -> set[str]:

@@ -16,19 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...diffs.features import Change, words
+from ...diffs.features import Change
+from .anchors import option_words
 from .catalog import ExampleSnapshot, side_tokens
+from .pick import DEPTH
 from .scoring import Match, best_first
 
 # Measured on the development sets (fresh sets 1-7 and the tune half of the pr-cases).
 CONFIGURED = 0.5  # a recipe whose example shares only its option values' words with the segment: its score times this
-CHECKED = 25  # the segment's best recipes checked (the pick reads no deeper: ``pick`` takes each segment's 25 best)
-
-
-def option_words(parameters: Mapping[str, str]) -> set[str]:
-    """The words of an example's option values (``java.util.Collections emptyList()`` → java.util.collections,
-    java, util, collections, emptylist ...), lowercased as changed tokens are."""
-    return {w.lower() for value in parameters.values() for w in words(str(value))}
 
 
 def configured_only(change: Change, example: int, snap: ExampleSnapshot) -> bool:
@@ -44,12 +39,13 @@ def configured_only(change: Change, example: int, snap: ExampleSnapshot) -> bool
 
 
 def weights(change: Change, scores: Mapping[str, Match], snap: ExampleSnapshot) -> dict[str, float]:
-    """``CONFIGURED`` for each of the segment's best recipes whose matched example is its own and shares only its
-    option values' words with the segment (an inherited match is the composite's step's, configured by it)."""
+    """``CONFIGURED`` for each of the segment's best recipes (as deep as the pick reads) whose matched example is
+    its own and shares only its option values' words with the segment (an inherited match is the composite's
+    step's, configured by it)."""
     if CONFIGURED >= 1.0:
         return {}
     out: dict[str, float] = {}
-    for rid, match in best_first(scores, CHECKED):
+    for rid, match in best_first(scores, DEPTH):  # the pick reads no deeper (``pick.DEPTH``)
         if match.example is None or snap.example_recipes[match.example] != rid:
             continue
         if configured_only(change, match.example, snap):

@@ -38,6 +38,7 @@ WEAK_PICK = 0.5
 # ... a generic recipe the pick already placed among the runners-up moves up to that place too (False: it
 # stayed where the runners-up had it, below recipes no better than it).
 RUNNERS_UP_STAY = False
+DEPTH = 25  # each unit's best recipes the pick weighs; none deeper in a unit reaches the ten
 
 
 def pick(
@@ -73,7 +74,7 @@ def pick(
         lift = [f if worded[n] else f * UNWORDED for n, f in enumerate(lift)]
     candidates: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for n, scores in enumerate(per_segment):
-        for rid, m in best_first(scores, 25):
+        for rid, m in best_first(scores, DEPTH):
             candidates[rid].append((n, m.score * lift[n]))
     tops = [top * lift[n] for n, top in enumerate(tops)]
     chosen: list[tuple[str, float]] = []
