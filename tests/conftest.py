@@ -38,7 +38,7 @@ def dev_text(case_id: str, index: int = 0) -> str:
 
 
 # The fresh PR sets whose one blind reading is spent (development data since); an unread set stays out of tests.
-SPENT_PR_SETS = ("pr-heldout", "pr-heldout2", "pr-heldout3")
+SPENT_PR_SETS = tuple(f"pr-heldout{n}" for n in ("", 2, 3, 4, 5, 6, 7, 8))  # read: development data
 
 
 def spent_pr_case(name: str) -> Path:
@@ -161,3 +161,12 @@ def app_state(catalog, embedder):
     from rewrite_assist.server.mcp.state import AppState
 
     return AppState(database_factory=lambda: catalog.db, embedder=embedder)
+
+
+@pytest.fixture
+def pick_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The diff search in the pick's own order, without the learned rerank (``by_diff.rerank``): for a test of one
+    rule of the pick, which compares the ranking with and without that rule (the rerank would reorder both)."""
+    from rewrite_assist.server.search.by_diff import rerank
+
+    monkeypatch.setattr(rerank, "RERANK", False)

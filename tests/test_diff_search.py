@@ -488,7 +488,7 @@ def test_gradle_examples_named_after_the_test_helper_are_gradle(catalog, embedde
     assert ids[0] == "org.openrewrite.gradle.plugins.UpgradePluginVersion", ids
 
 
-def test_republished_copies_rank_below_the_canonical_recipes(catalog, embedder) -> None:
+def test_republished_copies_rank_below_the_canonical_recipes(pick_order, catalog, embedder) -> None:
     snap = diff_catalog.example_snapshot(catalog)
     copy = "io.quarkus.updates.core.quarkus30.JavaxPersistenceToJakartaPersistence"
     canonical = "org.openrewrite.java.migrate.jakarta.JavaxPersistenceToJakartaPersistence"
@@ -545,7 +545,7 @@ def test_a_toolchain_hunk_finds_the_java_compatibility_recipe(catalog, embedder,
     assert member not in without[: ids.index(member) + 1], without
 
 
-def test_a_picked_composite_leaves_its_member_that_tops_a_hunk(catalog, embedder, monkeypatch) -> None:
+def test_a_picked_composite_leaves_its_member_that_tops_a_hunk(pick_order, catalog, embedder, monkeypatch) -> None:
     # CI and build move to Java 17, JUnit 4 → 5, the wrapper and a plugin: UpgradeToJava17 is picked and
     # covers the toolchain hunk, whose best recipe, UpdateJavaCompatibility, is one of the steps it runs.
     from rewrite_assist.server.search.by_diff import pick as diff_pick
@@ -619,7 +619,7 @@ def test_each_type_a_hunk_changes_finds_its_own_recipe(catalog, embedder, monkey
     assert assertions not in without, without
 
 
-def test_a_renamed_property_key_finds_the_key_change_recipe(catalog, embedder, monkeypatch) -> None:
+def test_a_renamed_property_key_finds_the_key_change_recipe(pick_order, catalog, embedder, monkeypatch) -> None:
     from rewrite_assist.server.diffs.words import keys as words_keys
 
     path = "src/main/resources/application.properties"
@@ -647,7 +647,7 @@ def test_a_description_that_finds_nothing_leaves_no_empty_group(catalog, embedde
     assert all(g.recipes for g in result.groups)
 
 
-def test_a_renamed_nested_yaml_key_finds_the_dotted_key_recipes(catalog, embedder, monkeypatch) -> None:
+def test_a_renamed_nested_yaml_key_finds_the_dotted_key_recipes(pick_order, catalog, embedder, monkeypatch) -> None:
     from rewrite_assist.server.diffs.words import keys as words_keys
 
     path = "src/main/resources/application.yml"

@@ -67,7 +67,7 @@ def test_the_catalog_knows_the_slf4j_logging_preset_and_the_import_cleanups(cata
 
 
 def test_placeholders_in_a_class_logging_through_slf4j_find_the_slf4j_preset(
-    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+    pick_order, catalog, embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, PLACEHOLDERS, limit=10).hits]
     assert ids[0] == SLF4J, ids

@@ -76,7 +76,7 @@ def test_generic_recipes_go_after_the_leading_picks_that_were_best_for_a_change(
     ],
 )
 def test_a_small_diff_offers_the_generic_edit_before_the_runners_up(
-    catalog, embedder, monkeypatch, case: str, generic: str, after: str
+    pick_order, catalog, embedder, monkeypatch, case: str, generic: str, after: str
 ) -> None:
     path = str(pr_case(case))
     result = find_recipes_for_diff(catalog, embedder, path, limit=10)

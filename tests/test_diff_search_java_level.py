@@ -256,7 +256,7 @@ def test_a_level_moved_in_a_build_file_alone_is_its_steps_change(catalog, monkey
 
 @pytest.mark.parametrize("case", ["ph02-java17-maven-docker-ci", "pt03-jdk21-maven-multimodule"])
 def test_a_build_moving_the_level_shows_its_setter(
-    catalog, embedder, monkeypatch: pytest.MonkeyPatch, case: str
+    pick_order, catalog, embedder, monkeypatch: pytest.MonkeyPatch, case: str
 ) -> None:
     # the pom's level property moves (11 -> 17, 17 -> 21) with CI and the Dockerfile; the pom segment's best
     # recipe is a composite running the setter

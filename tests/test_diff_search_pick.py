@@ -52,7 +52,7 @@ def test_the_segments_of_a_real_diff_are_said_or_only_framed() -> None:
 
 
 def test_a_named_image_upgrade_outranks_recipes_found_by_frame_words_alone(
-    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+    pick_order, catalog, embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     image, label = "org.openrewrite.java.migrate.UpgradeDockerImageVersion", "org.openrewrite.docker.AddOrUpdateLabel"
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, DOCKER_AND_POM, limit=10).hits]
@@ -80,7 +80,7 @@ def test_a_generic_recipe_among_the_runners_up_moves_up_to_its_place(monkeypatch
 
 
 def test_a_property_added_to_the_wrapper_file_offers_the_generic_add_second(
-    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+    pick_order, catalog, embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # networkTimeout and validateDistributionUrl added: UpdateGradleWrapper is best; the Gradle and Maven
     # AddProperty recipes (other files) were ahead of the properties file's own AddProperty.

@@ -158,7 +158,7 @@ def test_gradle_properties_is_read_as_a_properties_file(monkeypatch: pytest.Monk
     assert describe(changed.file, changed.change) == ["change kotlin version to 1.9.22 in Gradle build"]
 
 
-def test_a_gradle_property_added_finds_gradles_add_property(catalog, embedder, monkeypatch) -> None:
+def test_a_gradle_property_added_finds_gradles_add_property(pick_order, catalog, embedder, monkeypatch) -> None:
     from rewrite_assist.server.diffs.words import hunk
 
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, GRADLE_PROPERTIES, limit=5).hits]

@@ -79,7 +79,7 @@ def test_names_kept_tells_a_construct_rewrite_from_a_names_swap() -> None:
 
 
 def test_a_hand_written_instanceof_pattern_meets_the_recipe_that_makes_it(
-    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+    pick_order, catalog, embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     diff = _java_diff("src/main/java/shop/Handler.java", [(CAST, PATTERN)])
     match, reverse = (

@@ -116,7 +116,7 @@ def _ids(catalog, embedder, case: str) -> list[str]:
     ],
 )
 def test_a_ranked_recipe_brings_its_twin(
-    catalog, embedder, monkeypatch: pytest.MonkeyPatch, case: str, pair: tuple[str, str]
+    pick_order, catalog, embedder, monkeypatch: pytest.MonkeyPatch, case: str, pair: tuple[str, str]
 ) -> None:
     first, twin = pair
     ids = _ids(catalog, embedder, case)

@@ -43,6 +43,11 @@ A hand-written Java modernisation changes constructs, not names: its segments ar
 by the construct change their syntax shows (``syntax``: ``+instanceof x x``, ``-break ;``), as much as the
 segment keeps its names; and a change from one construct of the language to another is said in their names
 ("string concatenation to text block"), for the recipes that make it without an example.
+
+Last, the pick's pool (its first ``rerank.POOL``) is reordered by a model fitted on labelled PRs (``rerank``):
+what kind of evidence found each recipe, whether the pick's own ten holds it, how many changes it explains,
+whether its options can be read off the PR. The model reorders the ten freely and lets a recipe from beyond
+them in only where it is sure.
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
-from . import anchors, configured, direction, java_level, steps, twins, umbrella
+from . import anchors, configured, direction, java_level, rerank, steps, twins, umbrella
 from .build_edits import offer, segment_edits
 from .catalog import ExampleSnapshot, example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
@@ -208,10 +213,24 @@ def find_recipes_for_diff(
     ]
     fallbacks += [[] for _ in range(len(wide) + len(over))]
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * (len(wide) + len(over))
-    ranked = pick(units, limit, worded, covers, snap.ancestors, fallbacks, offered)
-    # a second recipe making a ranked one's edit follows it (``twins``)
-    ranked = twins.follow(ranked, units, twins.snapshot_twins(snap), limit, known)
-    hits = build_hits(store, ranked, units, segments, covers, wide_files, snap, fallbacks, edits)
+    twin_pairs = twins.snapshot_twins(snap)
+
+    def ranked(n: int) -> list[tuple[str, float]]:
+        # a second recipe making a ranked one's edit follows it (``twins``)
+        return twins.follow(
+            pick(units, n, worded, covers, snap.ancestors, fallbacks, offered), units, twin_pairs, n, known
+        )
+
+    if rerank.RERANK and rerank.MODEL:
+        # the pick's pool, reordered by what labelled PRs say makes a hit right (``rerank``)
+        pool = build_hits(
+            store, ranked(max(limit, rerank.POOL)), units, segments, covers, wide_files, snap, fallbacks, edits
+        )
+        head = [rid for rid, _ in ranked(rerank.HEAD)]
+        ids = [[g.id for g in group.recipes] for group in groups]
+        hits = rerank.reorder(pool, head, ids, snap, len(segments), files)[:limit]
+    else:
+        hits = build_hits(store, ranked(limit), units, segments, covers, wide_files, snap, fallbacks, edits)
     hint = None
     if not hits:
         hint = "No recipe example resembles this diff; describe the change in words with find_recipes."

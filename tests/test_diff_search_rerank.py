@@ -1,0 +1,153 @@
+"""The diff search's rerank (``by_diff.rerank``) and its training script (``evaluation/diff_rerank_train.py``):
+the head kept unless the model is sure, the features read off a real diff's pool, the model fitted and measured
+leaving one set out, and the shipped model naming every feature. Real PRs of the spent fresh sets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import spent_pr_case
+
+from rewrite_assist.evaluation import diff_rerank_train as train
+from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS, half_of
+from rewrite_assist.server.search.by_diff import rerank
+from rewrite_assist.server.search.by_diff.catalog import example_snapshot
+from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
+
+HEAD = [f"h{n}" for n in range(rerank.HEAD)]
+POOL = [*HEAD, "p0", "p1", "p2"]
+
+
+def odds(**given: float) -> np.ndarray:
+    """Log-odds for ``POOL``: 0 unless given."""
+    return np.array([given.get(rid, 0.0) for rid in POOL])
+
+
+def test_the_head_is_kept_and_reordered_when_no_pooled_recipe_is_sure() -> None:
+    barely = odds(h3=2.0, h7=1.0, p0=rerank.SWAP_MARGIN)  # p0 beats the weakest (0) by the margin, not more
+    ranked = [POOL[n] for n in rerank.order(POOL, HEAD, barely)]
+    assert set(ranked[: rerank.HEAD]) == set(HEAD)
+    assert ranked[:2] == ["h3", "h7"]  # by the model's odds
+    assert ranked[2:5] == ["h0", "h1", "h2"]  # ties keep the pick's order
+    assert ranked[rerank.HEAD] == "p0"
+
+
+def test_a_pooled_recipe_the_model_is_sure_of_replaces_the_weakest_kept_one() -> None:
+    sure = odds(p1=rerank.SWAP_MARGIN + 0.5, p2=rerank.SWAP_MARGIN + 0.1, h4=-1.0, h9=0.5)
+    ranked = [POOL[n] for n in rerank.order(POOL, HEAD, sure)]
+    ten = ranked[: rerank.HEAD]
+    assert ten[:2] == ["p1", "p2"]
+    # h4 went first (the weakest); then the weakest was a 0 of the head (the last of the ties, h8)
+    assert "h4" not in ten and "h8" not in ten and "h9" in ten
+    assert ranked[rerank.HEAD :] == ["h8", "p0", "h4"]  # the rest by odds, ties in the pick's order
+    assert sorted(ranked) == sorted(POOL)  # nothing lost, nothing twice
+
+
+def test_a_short_head_is_filled_from_the_pool_by_the_odds() -> None:
+    ids = ["a", "b", "c", "d"]
+    ranked = [ids[n] for n in rerank.order(ids, ["a"], np.array([0.0, -1.0, 3.0, 1.0]))]
+    assert ranked == ["c", "d", "a", "b"]
+
+
+def test_the_shipped_model_names_every_feature_and_nothing_else() -> None:
+    assert set(rerank.MODEL) == set(rerank.FEATURES)
+    assert len(set(rerank.FEATURES)) == len(rerank.FEATURES)
+    assert all(scale > 0 for _, scale, _ in rerank.MODEL.values())
+
+
+def test_the_training_script_learns_only_from_sets_already_read() -> None:
+    assert set(train.TRAIN_SETS) <= set(HELDOUT_SETS) | {"pr-cases"}
+    # the fresh set read blind after this model was fitted; a set joins only after its own reading
+    assert "held-out-9" not in train.TRAIN_SETS
+
+
+def test_the_fit_weighs_an_informative_feature_and_not_a_constant_one() -> None:
+    rng = np.random.default_rng(3)
+    signal = rng.normal(size=400)
+    rows = np.column_stack([signal, np.ones(400), rng.normal(size=400)])
+    labels = (signal + 0.3 * rng.normal(size=400) > 0.5).astype(float)
+    fitted = train.fit(rows, labels, l2=1.0, steps=300)
+    assert fitted.weights[0] > 1.0
+    assert fitted.weights[1] == 0.0 and fitted.scale[1] == 1.0
+    assert abs(fitted.weights[2]) < 0.3 * fitted.weights[0]
+    # the odds follow the signal
+    assert np.corrcoef(fitted.logits(rows), signal)[0, 1] > 0.9
+
+
+def _case(name: str, n: int, rng: np.random.Generator) -> train.CaseRows:
+    """A made-up PR: 15 pooled recipes, the labelled ones those whose first feature is high, the head the
+    pick's first ten (which misses two of them)."""
+    rows = rng.normal(size=(15, 2))
+    ids = [f"{name}-{n}-{k}" for k in range(15)]
+    relevant = {ids[k]: 1 for k in range(15) if rows[k, 0] > 0.8}
+    return train.CaseRows(
+        name, f"{name}-{n}", ids, ids[:10], rows, np.array([1.0 if i in relevant else 0.0 for i in ids]), relevant
+    )
+
+
+def test_each_set_is_measured_with_a_model_fitted_on_the_others() -> None:
+    rng = np.random.default_rng(5)
+    cases = [_case(name, n, rng) for name in ("a", "b", "c") for n in range(12)]
+    cases = [c for c in cases if c.relevant]
+    measured = train.cross_validate(cases, l2=1.0)
+    assert list(measured) == ["a", "b", "c"]
+    for figures in measured.values():
+        assert set(figures) == {"cases", "pick", "reranked"}
+        # the labels follow the first feature, which the model learns from the other sets: it ranks better
+        assert figures["reranked"]["ndcg@10"] > figures["pick"]["ndcg@10"]
+
+
+@pytest.fixture(scope="module")
+def real_pool(catalog, embedder):
+    """A spent fresh set's PR searched with the rerank off: its pool, its head, the snapshot."""
+    diff = spent_pr_case("px14-docker-multistage-build").read_text()
+    was = rerank.RERANK
+    rerank.RERANK = False
+    try:
+        pool = find_recipes_for_diff(catalog, embedder, diff, limit=rerank.POOL)
+        head = [h.id for h in find_recipes_for_diff(catalog, embedder, diff, limit=rerank.HEAD).hits]
+    finally:
+        rerank.RERANK = was
+    return diff, pool, head, example_snapshot(catalog)
+
+
+def test_the_features_of_a_real_pool(real_pool) -> None:
+    _, pool, head, snap = real_pool
+    groups = [[g.id for g in group.recipes] for group in pool.groups]
+    rows = rerank.features(pool.hits, head, groups, snap, pool.searched_segments, pool.files)
+    assert rows.shape == (len(pool.hits), len(rerank.FEATURES))
+    col = {name: rows[:, n] for n, name in enumerate(rerank.FEATURES)}
+    assert col["rank_log"][0] == 0.0 and col["score_share"][0] == 1.0
+    assert list(col["in_head"]).count(1.0) == len(head)
+    for n, hit in enumerate(pool.hits):
+        assert col["in_head"][n] == (hit.id in head)
+        assert col["composite"][n] == hit.is_composite
+        assert col["generic"][n] == any(e.generic for e in hit.evidence)
+        assert col["suggested"][n] == bool(hit.suggested_options)
+        assert col["group_first"][n] == any(g and g[0] == hit.id for g in groups)
+
+
+def test_the_search_returns_the_reranked_pool(real_pool, catalog, embedder) -> None:
+    diff, pool, head, _ = real_pool
+    hits = find_recipes_for_diff(catalog, embedder, diff, limit=rerank.HEAD).hits
+    ids = [h.id for h in hits]
+    assert len(ids) == len(set(ids)) == rerank.HEAD
+    assert set(ids) <= {h.id for h in pool.hits}
+    # the hits' scores are now the model's probabilities, best first
+    probabilities = [h.fusion_score for h in hits]
+    assert all(0 < p < 1 for p in probabilities) and probabilities == sorted(probabilities, reverse=True)
+    # a recipe outside the pick's head came in only by beating a head recipe it replaced
+    assert len(set(ids) - set(head)) == len(set(head) - set(ids))
+    # a shorter list is the longer one's start
+    five = [h.id for h in find_recipes_for_diff(catalog, embedder, diff, limit=5).hits]
+    assert five == ids[:5]
+
+
+def test_the_training_rows_of_the_pr_cases_come_from_their_tune_half(catalog, embedder) -> None:
+    cases = train.collect(catalog, embedder, sets=("pr-cases",))
+    assert cases and all(half_of(c.id) == "tune" for c in cases)
+    for case in cases:
+        assert case.rows.shape == (len(case.ids), len(rerank.FEATURES))
+        assert len(case.head) <= rerank.HEAD and set(case.head) <= set(case.ids)
+        assert case.labels.sum() == sum(1 for rid in case.ids if rid in case.relevant)
+    assert rerank.RERANK  # switched back on
