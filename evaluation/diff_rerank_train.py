@@ -35,7 +35,8 @@ import numpy as np
 from .diff_search_eval import HELDOUT_SETS
 
 # The sets the model may learn from: the fresh sets already read (the first ``READ_SETS``) and the pr-cases' tune
-# half. Round 14 reads fresh set 9 blind after this fit; a later set joins only after its own reading.
+# half. Fresh set 9 was read blind after this fit (round 14) and joins at the next fit, which fresh set 10, unread,
+# then checks: a set joins only after its own reading.
 READ_SETS = 8
 TRAIN_SETS = (*list(HELDOUT_SETS)[:READ_SETS], "pr-cases")
 L2 = 100.0  # the weights' penalty, in rows' worth of log-loss per unit² (measured: 1, 10, 100, 1000; RESULTS)
