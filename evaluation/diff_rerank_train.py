@@ -1,10 +1,12 @@
-"""Fit the diff search's rerank model (``server/search/by_diff/rerank.py``) on the development PR sets, and
-measure it on each set with a model fitted on the others.
+"""Fit the diff search's rerank models (``server/search/by_diff/rerank.py``) on the development PR sets, and
+measure each on every set with a model fitted on the others.
 
 Data: every case of ``TRAIN_SETS`` (the fresh PR sets already read, and the pr-cases' tune half; never a set
-kept blind for a reading, never the pr-cases' check half). For each PR the search runs with the rerank off: its
-pool (the pick's first ``rerank.POOL`` hits) and its head (the pick's first ``rerank.HEAD``) give one row of
-``rerank.FEATURES`` per pooled recipe, labelled 1 when the PR's labels name the recipe.
+kept blind for a reading, never the pr-cases' check half). Each PR is searched up to the rerank
+(``search.diff_pool``) with its case's intent: the pick's first ``rerank.POOL`` hits and its head (the pick's
+first ``rerank.HEAD``) give one row of ``rerank.FEATURES`` per pooled recipe for ``MODEL``; the same pool plus
+the intent search's recipes the pick did not place give one row of ``FEATURES`` + ``INTENT_FEATURES`` each for
+``MODEL_WITH_INTENT``. A row is labelled 1 when the PR's labels name its recipe.
 
 Model: a logistic regression on the standardized features (an L2 penalty ``--l2`` on the weights, not on the
 bias), fitted by gradient descent. Every row weighs the same, so a PR with a large pool and many labels counts
@@ -15,9 +17,9 @@ Recall@10, nDCG@10 and MRR are set beside the pick's own ten. These figures are 
 measured, but the features and the penalty were chosen looking at all of them: a set read after the fit is the
 real test.
 
-    python -m rewrite_assist.evaluation.diff_rerank_train [--l2 10] [--output cv.json]
+    python -m rewrite_assist.evaluation.diff_rerank_train [--l2 100] [--output cv.json]
 
-It prints the measurement and the ``BIAS``/``MODEL`` lines to paste into ``rerank.py``.
+It prints, for each model, the measurement and the lines to paste into ``rerank.py``.
 """
 
 from __future__ import annotations
@@ -35,9 +37,9 @@ import numpy as np
 from .diff_search_eval import HELDOUT_SETS
 
 # The sets the model may learn from: the fresh sets already read (the first ``READ_SETS``) and the pr-cases' tune
-# half. Fresh set 9 was read blind after this fit (round 14) and joins at the next fit, which fresh set 10, unread,
-# then checks: a set joins only after its own reading.
-READ_SETS = 8
+# half. Fresh set 9 was read blind after round 14's fit and joined at round 15's, which fresh set 10 checks: a set
+# joins only after its own reading.
+READ_SETS = 9
 TRAIN_SETS = (*list(HELDOUT_SETS)[:READ_SETS], "pr-cases")
 L2 = 100.0  # the weights' penalty, in rows' worth of log-loss per unit² (measured: 1, 10, 100, 1000; RESULTS)
 STEPS = 400
@@ -120,51 +122,47 @@ def _mean(scores: Sequence[dict[str, float | None]]) -> dict[str, float]:
     return {k: round(float(np.mean([s[k] or 0.0 for s in scores])), 4) for k in keys}
 
 
-def collect(store: Any, embedder: Any, sets: Sequence[str] = TRAIN_SETS) -> list[CaseRows]:
-    """Every training PR's pool as rows, searched with the rerank off (the pick's order and values)."""
+def collect(store: Any, embedder: Any, sets: Sequence[str] = TRAIN_SETS) -> tuple[list[CaseRows], list[CaseRows]]:
+    """Every training PR's pool as rows, once as searched without an intent and once with its case's intent
+    (``search.diff_pool``: the pick's order and values, before the rerank)."""
     from ..server.search.by_diff import rerank
-    from ..server.search.by_diff.catalog import example_snapshot
-    from ..server.search.by_diff.search import find_recipes_for_diff
+    from ..server.search.by_diff.search import diff_pool
     from .diff_search_eval import LABELS, half_of, load_pr_cases
 
-    snap = example_snapshot(store)
-    out: list[CaseRows] = []
-    was = rerank.RERANK
-    rerank.RERANK = False
-    try:
-        for name in sets:
-            if name == "pr-cases":
-                cases = [c for c in load_pr_cases(Path("../shared/data/pr-cases"), LABELS) if half_of(c.id) == "tune"]
-            else:
-                cases = load_pr_cases(*HELDOUT_SETS[name])
-            for case in cases:
-                pool = find_recipes_for_diff(store, embedder, case.diff, limit=rerank.POOL)
-                head = [h.id for h in find_recipes_for_diff(store, embedder, case.diff, limit=rerank.HEAD).hits]
-                groups = [[g.id for g in group.recipes] for group in pool.groups]
-                rows = rerank.features(pool.hits, head, groups, snap, pool.searched_segments, pool.files)
-                ids = [h.id for h in pool.hits]
+    plain: list[CaseRows] = []
+    with_intent: list[CaseRows] = []
+    for name in sets:
+        if name == "pr-cases":
+            cases = [c for c in load_pr_cases(Path("../shared/data/pr-cases"), LABELS) if half_of(c.id) == "tune"]
+        else:
+            cases = load_pr_cases(*HELDOUT_SETS[name])
+        for case in cases:
+            pool = diff_pool(store, embedder, case.diff, depth=rerank.POOL, intent=case.intent)
+            groups = [[g.id for g in group.recipes] for group in pool.groups]
+            for hits, ranking, out in ((pool.hits[: pool.picked], None, plain), (pool.hits, pool.intent, with_intent)):
+                rows = rerank.features(hits, pool.head, groups, pool.snap, pool.segments, pool.files, ranking)
+                ids = [h.id for h in hits]
                 labels = np.array([1.0 if rid in case.relevant else 0.0 for rid in ids])
-                out.append(CaseRows(name, case.id, ids, head, rows, labels, dict(case.relevant)))
-    finally:
-        rerank.RERANK = was
-    return out
+                out.append(CaseRows(name, case.id, ids, pool.head, rows, labels, dict(case.relevant)))
+    return plain, with_intent
 
 
-def render(names: Sequence[str], model: Fit, measured: dict[str, dict[str, dict[str, float]]]) -> str:
-    """The measurement table and the lines to paste into ``rerank.py``."""
+def render(name: str, features: Sequence[str], model: Fit, measured: dict[str, dict[str, dict[str, float]]]) -> str:
+    """The measurement table and the lines to paste into ``rerank.py`` (``name``: ``MODEL`` or
+    ``MODEL_WITH_INTENT``, its bias beside it)."""
     lines = ["set            PRs   pick R@5/R@10/nDCG@10/MRR        reranked (model fitted on the other sets)"]
-    for name, m in measured.items():
+    for set_name, m in measured.items():
         p, r = m["pick"], m["reranked"]
         lines.append(
-            f"{name:14s} {int(m['cases']['n']):3d}   "
+            f"{set_name:14s} {int(m['cases']['n']):3d}   "
             + " / ".join(f"{p[k]:.3f}" for k in ("recall@5", "recall@10", "ndcg@10", "mrr"))
             + "   "
             + " / ".join(f"{r[k]:.3f}" for k in ("recall@5", "recall@10", "ndcg@10", "mrr"))
         )
     lines.append("")
-    lines.append(f"BIAS = {round(model.bias, 6)}")
-    lines.append("MODEL: dict[str, tuple[float, float, float]] = {")
-    lines.extend(f'    "{name}": {values},' for name, values in model.model(names).items())
+    lines.append(f"{name.replace('MODEL', 'BIAS')} = {round(model.bias, 6)}")
+    lines.append(f"{name}: dict[str, tuple[float, float, float]] = {{")
+    lines.extend(f'    "{feature}": {values},' for feature, values in model.model(features).items())
     lines.append("}")
     return "\n".join(lines)
 
@@ -180,12 +178,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     state = Services()
     store = state.store()
     store.check_ready()
-    cases = collect(store, state.embedder)
-    model = fit(np.vstack([c.rows for c in cases]), np.concatenate([c.labels for c in cases]), l2=args.l2)
-    measured = cross_validate(cases, l2=args.l2)
+    plain, with_intent = collect(store, state.embedder)
+    measured = {}
+    for name, cases, features in (
+        ("MODEL", plain, rerank.names(False)),
+        ("MODEL_WITH_INTENT", with_intent, rerank.names(True)),
+    ):
+        model = fit(np.vstack([c.rows for c in cases]), np.concatenate([c.labels for c in cases]), l2=args.l2)
+        measured[name] = cross_validate(cases, l2=args.l2)
+        sys.stdout.write(render(name, features, model, measured[name]) + "\n\n")
     if args.output:
         args.output.write_text(json.dumps(measured, indent=1))
-    sys.stdout.write(render(rerank.FEATURES, model, measured) + "\n")
     return 0
 
 

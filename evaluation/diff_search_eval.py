@@ -1,5 +1,5 @@
-"""``rewrite-assist eval diff-search``: find_recipes_for_diff on labelled PRs, beside find_recipes on each
-case's intent text.
+"""``rewrite-assist eval diff-search``: find_recipes_for_diff on labelled PRs, alone and told each case's intent
+text, beside find_recipes on that intent text.
 
 Two labelled sets exist. The 27 real pr-cases (``evaluation/data/pr-diff-cases.jsonl``, diffs under
 ``../shared/data/pr-cases``) are split into a tune half and a check half. The fresh held-out sets
@@ -49,6 +49,7 @@ HELDOUT_SETS = {
     "held-out-9": (DATA / "pr-heldout9", DATA / "pr-heldout9-labels.jsonl"),
     "held-out-10": (DATA / "pr-heldout10", DATA / "pr-heldout10-labels.jsonl"),
 }
+SYSTEMS = ("diff", "intent", "both", "diff_intent")  # see ``render`` for what each is
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
 # Not every case has a grade-2 label: a mean over the cases that have one.
 OPTIONAL = {"core_recall@10"}
@@ -141,6 +142,10 @@ def evaluate(
         intent_hits = [h.id for h in find_recipes(store, embedder, case.intent, limit=limit).hits]
         intent_ms = (time.perf_counter() - start) * 1000
         both = interleave(diff_hits, intent_hits)[:limit]
+        # the diff search told the PR's intent too (``find_recipes_for_diff(..., intent=...)``)
+        with_intent = [
+            h.id for h in find_recipes_for_diff(store, embedder, case.diff, limit=limit, intent=case.intent).hits
+        ]
         rows.append(
             {
                 "id": case.id,
@@ -149,19 +154,14 @@ def evaluate(
                 "diff": {"ranking": diff_hits, "ms": round(diff_ms, 1), **score(diff_hits, case.relevant)},
                 "intent": {"ranking": intent_hits, "ms": round(intent_ms, 1), **score(intent_hits, case.relevant)},
                 "both": {"ranking": both, **score(both, case.relevant)},
+                "diff_intent": {"ranking": with_intent, **score(with_intent, case.relevant)},
             }
         )
-    overall = {
-        system: {k: round(v, 4) for k, v in _mean([r[system] for r in rows]).items()}
-        for system in ("diff", "intent", "both")
-    }
+    overall = {system: {k: round(v, 4) for k, v in _mean([r[system] for r in rows]).items()} for system in SYSTEMS}
     halves = {
         half: {
             "cases": len(part),
-            **{
-                system: {k: round(v, 4) for k, v in _mean([r[system] for r in part]).items()}
-                for system in ("diff", "intent", "both")
-            },
+            **{system: {k: round(v, 4) for k, v in _mean([r[system] for r in part]).items()} for system in SYSTEMS},
         }
         for half in HALVES
         if (part := [r for r in rows if half in {"all", r["half"]}])
@@ -212,10 +212,13 @@ def render(doc: dict[str, Any]) -> str:
         "diff": "find_recipes_for_diff(pr.diff)",
         "intent": "find_recipes(case.json intent)",
         "both": "both, interleaved (top 10)",
+        "diff_intent": "find_recipes_for_diff(pr.diff, intent)",
     }
     for system, label in names.items():
         for half, part in doc["halves"].items():
-            m = part[system]
+            m = part.get(system)
+            if m is None:  # a report written before the system existed
+                continue
             lines.append(
                 f"{label:<40} {half:<8} {part['cases']:>5} {m['recall@5']:>6.3f} {m['recall@10']:>6.3f} "
                 f"{m['ndcg@10']:>8.3f} {m['mrr']:>6.3f} {m.get('capped_recall@10', 0.0):>8.3f} "

@@ -291,6 +291,20 @@ def test_cli_and_mcp_return_the_same_hits(catalog, app_state) -> None:
     assert len(from_mcp["hits"]) == 8 and from_cli["groups"] == from_mcp["groups"]
 
 
+def test_cli_and_mcp_return_the_same_hits_for_a_diff_and_its_intent(catalog, app_state) -> None:
+    path = str(pr_case("ecommerce-catalog-pr1"))
+    intent = "Move the catalog service to a newer Spring Boot and tidy its build"
+    env = {"REWRITE_ASSIST_DATABASE_URL": catalog.db.url}
+    cli = run(["search-diff", path, "--limit", "10", "--json", "--intent", intent], env)
+    assert cli.returncode == 0, cli.stderr
+    from_cli = json.loads(cli.stdout)
+    result = call(app_state, "find_recipes_for_diff", {"pr_diff": path, "limit": 10, "intent": intent})
+    assert not result.is_error, text_of(result)
+    assert [h["id"] for h in from_cli["hits"]] == [h["id"] for h in result.structured_content["hits"]]
+    too_long = call(app_state, "find_recipes_for_diff", {"pr_diff": path, "intent": "x" * 5000})
+    assert too_long.is_error and "at most 4000" in text_of(too_long)
+
+
 def test_the_same_diff_gives_the_same_answer_in_every_process(catalog) -> None:
     """Python salts string hashes per process, so iterating a set of tokens differs between server runs:
     sums in that order differed in the last digits and ties between equal scores fell either way. Two

@@ -12,7 +12,7 @@ from rewrite_assist.evaluation import diff_rerank_train as train
 from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS, half_of
 from rewrite_assist.server.search.by_diff import rerank
 from rewrite_assist.server.search.by_diff.catalog import example_snapshot
-from rewrite_assist.server.search.by_diff.search import find_recipes_for_diff
+from rewrite_assist.server.search.by_diff.search import diff_pool, find_recipes_for_diff
 
 HEAD = [f"h{n}" for n in range(rerank.HEAD)]
 POOL = [*HEAD, "p0", "p1", "p2"]
@@ -51,14 +51,16 @@ def test_a_short_head_is_filled_from_the_pool_by_the_odds() -> None:
 
 def test_the_shipped_model_names_every_feature_and_nothing_else() -> None:
     assert set(rerank.MODEL) == set(rerank.FEATURES)
+    assert set(rerank.MODEL_WITH_INTENT) == set(rerank.names(True)) == set(rerank.FEATURES + rerank.INTENT_FEATURES)
     assert len(set(rerank.FEATURES)) == len(rerank.FEATURES)
     assert all(scale > 0 for _, scale, _ in rerank.MODEL.values())
 
 
 def test_the_training_script_learns_only_from_sets_already_read() -> None:
     assert set(train.TRAIN_SETS) <= set(HELDOUT_SETS) | {"pr-cases"}
-    # the fresh set read blind after the shipped model was fitted, and the one kept unread for the next fit
-    assert "held-out-9" not in train.TRAIN_SETS and "held-out-10" not in train.TRAIN_SETS
+    # the fresh sets kept unread: the blind checks of the shipped models and of the next fit
+    assert "held-out-10" not in train.TRAIN_SETS and "held-out-11" not in train.TRAIN_SETS
+    assert "held-out-9" in train.TRAIN_SETS  # read after round 14
 
 
 def test_the_fit_weighs_an_informative_feature_and_not_a_constant_one() -> None:
@@ -144,10 +146,44 @@ def test_the_search_returns_the_reranked_pool(real_pool, catalog, embedder) -> N
 
 
 def test_the_training_rows_of_the_pr_cases_come_from_their_tune_half(catalog, embedder) -> None:
-    cases = train.collect(catalog, embedder, sets=("pr-cases",))
-    assert cases and all(half_of(c.id) == "tune" for c in cases)
-    for case in cases:
+    plain, with_intent = train.collect(catalog, embedder, sets=("pr-cases",))
+    assert plain and all(half_of(c.id) == "tune" for c in plain)
+    assert [c.id for c in with_intent] == [c.id for c in plain]
+    for case, told in zip(plain, with_intent, strict=True):
         assert case.rows.shape == (len(case.ids), len(rerank.FEATURES))
+        assert told.rows.shape == (len(told.ids), len(rerank.FEATURES) + len(rerank.INTENT_FEATURES))
+        # the intent's recipes join after the pick's, which keep their rows
+        assert told.ids[: len(case.ids)] == case.ids
+        # ... with the same values, but for the counts of their relatives in the pool, which the intent's recipes join
+        own = [n for n, name in enumerate(rerank.FEATURES) if "parents_in" not in name and "kids_in" not in name]
+        assert np.array_equal(told.rows[: len(case.ids), own], case.rows[:, own])
         assert len(case.head) <= rerank.HEAD and set(case.head) <= set(case.ids)
         assert case.labels.sum() == sum(1 for rid in case.ids if rid in case.relevant)
-    assert rerank.RERANK  # switched back on
+
+
+def test_an_intent_adds_what_its_search_finds_with_its_own_evidence(real_pool, catalog, embedder) -> None:
+    diff, pool, _, _ = real_pool
+    intent = "Build the service image in two stages and pin the CI actions"
+    told = diff_pool(catalog, embedder, diff, depth=rerank.POOL, intent=intent)
+    assert [h.id for h in told.hits[: told.picked]] == [h.id for h in pool.hits]
+    added = told.hits[told.picked :]
+    assert told.intent and len(told.intent) <= rerank.INTENT_DEPTH
+    assert all(h.id in told.intent and h.id not in {p.id for p in pool.hits} for h in added)
+    assert all(len(h.evidence) == 1 and h.evidence[0].intent and h.fusion_score == 0.0 for h in added)
+    groups = [[g.id for g in group.recipes] for group in told.groups]
+    rows = rerank.features(told.hits, told.head, groups, told.snap, told.segments, told.files, told.intent)
+    col = dict(zip(rerank.names(True), rows.T, strict=True))
+    for n, hit in enumerate(told.hits):
+        assert col["in_intent"][n] == (hit.id in told.intent)
+        assert col["intent_only"][n] == (n >= told.picked)
+        # the diff's own evidence features ignore the description's match
+        assert n < told.picked or (col["example"][n] == 0 and col["file_share"][n] == 0)
+
+
+def test_without_an_intent_model_the_intent_only_recipes_stay_out(real_pool, catalog, embedder, monkeypatch) -> None:
+    diff, _, _, _ = real_pool
+    monkeypatch.setattr(rerank, "MODEL_WITH_INTENT", {})
+    told = find_recipes_for_diff(catalog, embedder, diff, limit=rerank.POOL, intent="Pin the CI actions")
+    alone = find_recipes_for_diff(catalog, embedder, diff, limit=rerank.POOL)
+    assert [h.id for h in told.hits] == [h.id for h in alone.hits]
+    assert not any(e.intent for h in told.hits for e in h.evidence)

@@ -99,7 +99,7 @@ def test_agreements_tell_the_upgrade_to_the_version_moved_to_from_the_others(cat
     ],
 )
 def test_the_upgrade_to_the_version_the_diff_moves_to_ranks_near_the_top(
-    catalog, embedder, monkeypatch: pytest.MonkeyPatch, diff: str, upgrade: str, other: str
+    pick_order, catalog, embedder, monkeypatch: pytest.MonkeyPatch, diff: str, upgrade: str, other: str
 ) -> None:
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, diff, limit=10).hits]
     assert upgrade in ids[:4], ids

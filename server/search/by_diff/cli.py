@@ -10,6 +10,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("search-diff", help="find recipes whose documented examples resemble a PR diff")
     p.add_argument("pr_diff", help="path to the PR's unified diff (or the diff text itself)")
     p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--intent", help="what the PR says it does (its title and description), ranked with the diff")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_search_diff)
 
@@ -19,7 +20,7 @@ def run_search_diff(args: argparse.Namespace) -> int:
     from .search import find_recipes_for_diff
 
     state = Services()
-    result = find_recipes_for_diff(state.store(), state.embedder, args.pr_diff, limit=args.limit)
+    result = find_recipes_for_diff(state.store(), state.embedder, args.pr_diff, limit=args.limit, intent=args.intent)
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
@@ -40,6 +41,8 @@ def run_search_diff(args: argparse.Namespace) -> int:
                 where = f"{ev.file} (merged hunks)"
             example = f"example {ev.example}" if ev.example is not None else "description"
             example = "the generic edit of this file kind" if ev.generic else example
+            if ev.intent:
+                where, example = "the PR description", "its search"
             tokens = f" ({', '.join(ev.matched_tokens[:4])})" if ev.matched_tokens else ""
             words = f'; "{ev.described_as}"' if ev.described_as else ""
             print(f"   {where} ~ {example}{tokens}{words}")

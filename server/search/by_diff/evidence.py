@@ -44,6 +44,10 @@ class Evidence(BaseModel):
         default=False,
         description="offered as the generic edit for this file kind: it makes the change when told what to edit",
     )
+    intent: bool = Field(
+        default=False,
+        description="found by the PR's description passed as `intent`, not by the diff (score: that search's)",
+    )
 
 
 class DiffSearchHit(SearchHit):

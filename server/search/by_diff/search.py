@@ -53,6 +53,7 @@ them in only where it is sure.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -63,6 +64,8 @@ from ...diffs.loader import PathCheck, load_diff
 from ...diffs.words import describe, describe_pr, names_something
 from ...embedding import Embedder
 from ...errors import BadInput
+from ..hybrid import find_recipes
+from ..models import SearchHit
 from . import anchors, configured, direction, java_level, rerank, steps, twins, umbrella
 from .build_edits import offer, segment_edits
 from .catalog import ExampleSnapshot, example_snapshot
@@ -123,10 +126,77 @@ def find_recipes_for_diff(
     *,
     limit: int = 10,
     check_path: PathCheck | None = None,
+    intent: str | None = None,
 ) -> DiffSearchResult:
-    """Recipes whose documented examples make changes like the PR diff's (text, or a path to it)."""
+    """Recipes whose documented examples make changes like the PR diff's (text, or a path to it). ``intent``, what
+    the PR says it does (its title and description), adds the recipes searching it finds to the pool the rerank
+    orders, and the rerank reads where that search placed each recipe."""
     if not 1 <= limit <= 50:
         raise BadInput(f"limit must be between 1 and 50, got {limit}")
+    if intent is not None and len(intent) > MAX_INTENT:
+        raise BadInput(
+            f"intent is {len(intent)} characters; pass at most {MAX_INTENT} (the PR's title and a short description)"
+        )
+    reranking = rerank.RERANK and bool(rerank.MODEL)
+    pool = diff_pool(
+        store,
+        embedder,
+        pr_diff,
+        depth=max(limit, rerank.POOL) if reranking else limit,
+        check_path=check_path,
+        intent=(intent or "").strip() or None if reranking else None,
+    )
+    if reranking:
+        groups = [[g.id for g in group.recipes] for group in pool.groups]
+        hits = rerank.reorder(pool.hits, pool.head, groups, pool.snap, pool.segments, pool.files, pool.intent)[:limit]
+    else:
+        hits = pool.hits
+    hint = None
+    if not hits:
+        hint = "No recipe example resembles this diff; describe the change in words with find_recipes."
+    return DiffSearchResult(
+        hits=hits,
+        groups=pool.groups,
+        files=pool.files,
+        hunks=pool.hunks,
+        searched_segments=pool.segments,
+        skipped=pool.skipped,
+        hint=hint,
+    )
+
+
+MAX_INTENT = 4000  # characters of a PR's title and description searched beside its diff
+
+
+@dataclass
+class Pool:
+    """What the rerank reads of one search: the pick's first ``depth`` recipes as hits, then the recipes the intent
+    search found that the pick did not place; the pick's own first ``rerank.HEAD``; the hunk groups; the intent
+    search's ranking (None without an intent); the diff's size."""
+
+    hits: list[DiffSearchHit]
+    picked: int  # how many of ``hits`` the pick placed (the rest only the intent search found)
+    head: list[str]
+    groups: list[HunkGroup]
+    intent: list[str] | None
+    files: int
+    hunks: int
+    segments: int
+    skipped: list[str]
+    snap: ExampleSnapshot
+
+
+def diff_pool(
+    store: CatalogStore,
+    embedder: Embedder,
+    pr_diff: str,
+    *,
+    depth: int,
+    check_path: PathCheck | None = None,
+    intent: str | None = None,
+) -> Pool:
+    """The search up to the rerank: segments scored, units picked to ``depth`` (``find_recipes_for_diff`` and the
+    rerank's training read the same pool)."""
     _, text = load_diff(pr_diff, what="PR diff", check_path=check_path)
     segments, skipped, files, hunks = split_diff(text)
     snap = example_snapshot(store)
@@ -221,28 +291,32 @@ def find_recipes_for_diff(
             pick(units, n, worded, covers, snap.ancestors, fallbacks, offered), units, twin_pairs, n, known
         )
 
-    if rerank.RERANK and rerank.MODEL:
-        # the pick's pool, reordered by what labelled PRs say makes a hit right (``rerank``)
-        pool = build_hits(
-            store, ranked(max(limit, rerank.POOL)), units, segments, covers, wide_files, snap, fallbacks, edits
-        )
-        head = [rid for rid, _ in ranked(rerank.HEAD)]
-        ids = [[g.id for g in group.recipes] for group in groups]
-        hits = rerank.reorder(pool, head, ids, snap, len(segments), files)[:limit]
-    else:
-        hits = build_hits(store, ranked(limit), units, segments, covers, wide_files, snap, fallbacks, edits)
-    hint = None
-    if not hits:
-        hint = "No recipe example resembles this diff; describe the change in words with find_recipes."
-    return DiffSearchResult(
+    hits = build_hits(store, ranked(depth), units, segments, covers, wide_files, snap, fallbacks, edits)
+    picked = len(hits)
+    ranking = None
+    if intent:
+        found = find_recipes(store, embedder, intent, limit=rerank.INTENT_DEPTH).hits
+        ranking = [h.id for h in found]
+        hits += [intent_hit(h) for h in found if h.id not in {p.id for p in hits}]
+    return Pool(
         hits=hits,
+        picked=picked,
+        head=[rid for rid, _ in ranked(rerank.HEAD)],
         groups=groups,
+        intent=ranking,
         files=files,
         hunks=hunks,
-        searched_segments=len(segments),
+        segments=len(segments),
         skipped=skipped,
-        hint=hint,
+        snap=snap,
     )
+
+
+def intent_hit(hit: SearchHit) -> DiffSearchHit:
+    """A recipe only the PR's description found, as a hit of the diff search: no diff evidence, its search score."""
+    fields = hit.model_dump(exclude={"fusion_score", "matched_variations"})
+    evidence = Evidence(file="PR description", hunk=0, score=round(hit.fusion_score, 4), example=None, intent=True)
+    return DiffSearchHit(**fields, fusion_score=0.0, matched_variations=0, evidence=[evidence])
 
 
 STEPS = True  # rank the composites whose configured steps the diff shows (``steps``)
