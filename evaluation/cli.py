@@ -62,9 +62,10 @@ def register(subparsers: Any) -> None:
             "held-out-8",
             "held-out-9",
             "held-out-10",
+            "held-out-11",
         ],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-10: "
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-11: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")

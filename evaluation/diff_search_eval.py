@@ -36,7 +36,8 @@ LABELS = DATA / "pr-diff-cases.jsonl"
 # "held-out-7" was written while round 11 was built, for the round after that (pr-heldout7-plan.md);
 # "held-out-8" was written while round 12 was built, for the round after that (pr-heldout8-plan.md);
 # "held-out-9" was written while round 13 was built, for the round after that (pr-heldout9-plan.md), and read after
-# round 14; "held-out-10" was written while round 14 was built, for the round after it (pr-heldout10-plan.md).
+# round 14; "held-out-10" was written while round 14 was built, for the round after it (pr-heldout10-plan.md), and
+# read after round 15; "held-out-11", written while round 15 was built, is for the round after it.
 HELDOUT_SETS = {
     "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
     "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
@@ -48,6 +49,7 @@ HELDOUT_SETS = {
     "held-out-8": (DATA / "pr-heldout8", DATA / "pr-heldout8-labels.jsonl"),
     "held-out-9": (DATA / "pr-heldout9", DATA / "pr-heldout9-labels.jsonl"),
     "held-out-10": (DATA / "pr-heldout10", DATA / "pr-heldout10-labels.jsonl"),
+    "held-out-11": (DATA / "pr-heldout11", DATA / "pr-heldout11-labels.jsonl"),
 }
 SYSTEMS = ("diff", "intent", "both", "diff_intent")  # see ``render`` for what each is
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
