@@ -31,7 +31,7 @@ from .catalog import ExampleSnapshot
 from .evidence import DiffSearchHit
 from .memo import last_result
 
-RERANK = True  # reorder the pick's pool by ``MODEL`` (False: the pick's order, as the training script reads it)
+RERANK = True  # reorder the pick's pool by ``MODEL`` (False: the pick's own order, which tests of one pick rule read)
 POOL = 25  # the pick's first recipes the model reorders (a label beyond them is rarely worth a place)
 HEAD = 10  # the pick's own first recipes: whether and where it placed a recipe is one of the features
 UNRANKED = 12  # the head rank given a recipe the head does not hold (just below its last place)
