@@ -50,13 +50,26 @@ def pick(
     fallbacks: Sequence[Sequence[str]] | None = None,
     offered: Collection[tuple[int, str]] = (),
 ) -> list[tuple[str, float]]:
+    """Greedy selection over the whole diff (``greedy``), cut to ``limit`` with the generic recipes in (``finish``).
+    ``fallbacks`` (per unit: the generic recipes that can make its edit) go in by ``with_fallbacks``."""
+    return finish(*greedy(per_segment, limit, worded, covers, ancestors, offered), fallbacks, limit)
+
+
+def greedy(
+    per_segment: list[dict[str, Match]],
+    limit: int,
+    worded: Sequence[bool] | None = None,
+    covers: Sequence[Sequence[int]] | None = None,
+    ancestors: Mapping[str, frozenset[str]] | None = None,
+    offered: Collection[tuple[int, str]] = (),
+) -> tuple[list[tuple[str, float]], list[bool]]:
     """Greedy selection over the whole diff: a recipe's value is its best segment score weighted by how
-    much of that segment is still uncovered, plus a little for every other segment it matches well.
+    much of that segment is still uncovered, plus a little for every other segment it matches well. Returns the
+    first ``limit`` picks with their values, and per pick whether it was among the best of a segment it decayed.
 
     ``covers`` says which segments each unit stands for: a segment itself, or for a PR-level description
     the segments it sums up, which a recipe it finds covers too (``WIDE_COVER``). ``ancestors`` (recipe →
     the composites that run it) exempts a picked composite's members from the decay it caused.
-    ``fallbacks`` (per unit: the generic recipes that can make its edit) go in by ``with_fallbacks``.
     ``offered``: (segment, recipe) pairs whose score the segment's build edit gave (``build_edits.offer``):
     picking such a recipe decays that segment by ``BUILD_DECAY`` only."""
     weights = [1.0] * len(per_segment)
@@ -107,6 +120,15 @@ def pick(
                 if covers is not None and len(covers[n]) > 1:
                     for covered in covers[n]:
                         weights[covered] *= WIDE_COVER
+    return chosen, best_for_some
+
+
+def finish(
+    chosen: list[tuple[str, float]], best_for_some: list[bool], fallbacks: Sequence[Sequence[str]] | None, limit: int
+) -> list[tuple[str, float]]:
+    """The greedy picks cut to ``limit`` with the generic recipes in (``with_fallbacks``). The greedy order does not
+    depend on the limit, only where it stops: one run to the deepest limit serves every shorter one."""
+    chosen, best_for_some = chosen[:limit], best_for_some[:limit]
     if fallbacks is not None and FALLBACK > 0:
         chosen = with_fallbacks(chosen, best_for_some, fallbacks, limit)
     return chosen

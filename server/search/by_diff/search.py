@@ -72,7 +72,7 @@ from .catalog import ExampleSnapshot, example_snapshot
 from .evidence import DiffSearchHit, Evidence, build_hits
 from .generic import generic_recipes, spring_project
 from .phrases import W_WIDE, budget_phrases, search_wide, start_searches, text_scores, wide_scores
-from .pick import pick
+from .pick import finish, greedy
 from .scoring import (
     W_TEXT,
     Match,
@@ -285,11 +285,12 @@ def diff_pool(
     worded = [said(s, own) for s, own in zip(segments, phrases, strict=True)] + [True] * (len(wide) + len(over))
     twin_pairs = twins.snapshot_twins(snap)
 
+    # one greedy run to the pool's depth; the head is its start (the greedy order does not depend on the limit)
+    picks, best_for_some = greedy(units, max(depth, rerank.HEAD), worded, covers, snap.ancestors, offered)
+
     def ranked(n: int) -> list[tuple[str, float]]:
         # a second recipe making a ranked one's edit follows it (``twins``)
-        return twins.follow(
-            pick(units, n, worded, covers, snap.ancestors, fallbacks, offered), units, twin_pairs, n, known
-        )
+        return twins.follow(finish(picks, best_for_some, fallbacks, n), units, twin_pairs, n, known)
 
     hits = build_hits(store, ranked(depth), units, segments, covers, wide_files, snap, fallbacks, edits)
     picked = len(hits)
