@@ -61,6 +61,8 @@ class CaseRows:
 
 @dataclass
 class Fit:
+    """A fitted model: the features' standardization (mean, scale), their weights and the bias."""
+
     bias: float
     mean: np.ndarray
     scale: np.ndarray
