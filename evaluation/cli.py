@@ -63,9 +63,10 @@ def register(subparsers: Any) -> None:
             "held-out-9",
             "held-out-10",
             "held-out-11",
+            "held-out-12",
         ],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-11: "
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-12: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")
