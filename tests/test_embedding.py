@@ -27,8 +27,8 @@ from rewrite_assist.server.errors import CatalogUnavailable
 # Real-looking embedding texts beside the snapshot's: queries, identifiers, odd characters, > 256 word pieces.
 HANDWRITTEN = [
     "migrate to junit 5",
-    "REPLACE AdoptOpenJDK WITH Eclipse Temurin in GitHub Actions",
-    "distribution: adopt -> temurin",
+    "SWITCH THE CI JDK From AdoptOpenJDK TO Temurin",
+    "jdk: adopt => temurin",
     "org.openrewrite.java.spring.boot3.UpgradeSpringBoot_3_2",
     "Change method name\n(Change Method Name)\nRename a method.\nOptions: methodPattern, newMethodName, matchOverrides",
     "Ünïcödé café — naïve façade 中文字符 emoji 🎉 tab\there\nnew line  `code`  <b>bold</b> &amp; ${var} C++ C#",

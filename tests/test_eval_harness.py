@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import shared_data_dir
+from conftest import dev_text, shared_data_dir
 
 from rewrite_assist.evaluation.cases import CaseFileError, RetrievalCase, load_cases
 from rewrite_assist.evaluation.metrics import METRIC_NAMES
@@ -117,7 +117,7 @@ def test_reference_baseline_embeds_once_and_ranks_by_cosine(small_catalog, embed
 
     assert ensure_reference_embeddings(small_catalog, embedder) == len(RECIPES)
     assert ensure_reference_embeddings(small_catalog, embedder) == 0  # text hashes match: nothing re-embedded
-    top = reference_search(small_catalog, embedder, ["exclude a transitive dependency from the pom"], 2)
+    top = reference_search(small_catalog, embedder, [dev_text("q018", 1)], 2)
     assert top[0] == "org.example.maven.ExcludeDependency"
     assert len(top) <= 2
     # cosine below 0.5 is dropped per variation, so gibberish finds nothing

@@ -46,7 +46,7 @@ def test_named_in_finds_ids_and_class_names():
 
 @pytest.mark.slow
 def test_expansion_lifts_the_composite_that_includes_the_top_hit(catalog, embedder):
-    query = [dev_text("q045", 1), "JUnit 4 expected exception rule to JUnit 5"]  # its first variation, and ours
+    query = [dev_text("q045", 1), dev_text("q045", 3)]  # its first and third variations
     with_graph = [h.id for h in find_recipes(catalog, embedder, query, limit=10).hits]
     without = dataclasses.replace(DEFAULT_TUNING, expand_top=0)
     flat = [h.id for h in find_recipes(catalog, embedder, query, limit=10, tuning=without).hits]
@@ -79,7 +79,7 @@ def test_min_score_drops_only_weak_embedding_matches(catalog, embedder):
     assert find_recipes(catalog, embedder, query, limit=5, min_score=0.9).hits == []
     loose = find_recipes(catalog, embedder, query, limit=5, min_score=-1.0)
     assert len(loose.hits) == 5
-    strict = find_recipes(catalog, embedder, "add a workflow_dispatch trigger", limit=10, min_score=0.99)
+    strict = find_recipes(catalog, embedder, dev_text("q006"), limit=10, min_score=0.99)  # names workflow_dispatch
     # cosine never reaches 0.99, yet the full-text match on the rare word keeps the right recipe
     assert "org.openrewrite.github.AddManualTrigger" in [h.id for h in strict.hits]
     assert all(h.cosine_score < 0.99 for h in strict.hits)

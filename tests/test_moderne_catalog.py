@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import dev_text
 from fixtures.mcp_support import call, text_of
 
 from rewrite_assist.ingestion.pipeline import IngestReport
@@ -79,7 +80,7 @@ def test_find_recipes_leaves_moderne_only_out_and_hints(app_state: AppState) -> 
 def test_no_hint_when_no_moderne_recipe_would_rank(app_state: AppState) -> None:
     data = find(
         app_state,
-        intent=["replace AdoptOpenJDK with Eclipse Temurin in GitHub Actions", "distribution: adopt -> temurin"],
+        intent=[dev_text("q003", 1), dev_text("q003", 2)],  # two variations of a dev case, from ../shared
         limit=3,
     )
     assert data["hits"][0]["id"] == "org.openrewrite.github.SetupJavaAdoptOpenJDKToTemurin"

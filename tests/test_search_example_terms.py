@@ -86,7 +86,7 @@ def test_a_token_on_the_wrong_side_of_the_example_is_no_match(catalog) -> None:
 @pytest.mark.slow
 def test_the_leg_serves_one_phrase_searches_only(catalog, embedder) -> None:
     one = scored_pool(catalog, embedder, exclusions(), DEFAULT_TUNING)
-    several = scored_pool(catalog, embedder, [exclusions(), "exclude a transitive dependency"], DEFAULT_TUNING)
+    several = scored_pool(catalog, embedder, [exclusions(), dev_text("q018", 1)], DEFAULT_TUNING)
     assert "example_terms" in {leg.name for leg in one.legs}
     assert "example_terms" not in {leg.name for leg in several.legs}
     assert one.candidates["org.openrewrite.maven.ExcludeDependency"].evidence["example_terms"][0] == 1.0

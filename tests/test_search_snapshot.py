@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import dev_text
 
 from rewrite_assist.server.config import MODEL_KEY
 from rewrite_assist.server.search import legs
@@ -17,11 +18,16 @@ from rewrite_assist.server.search.snapshot import exact_matches, republished_cop
 
 pytestmark = pytest.mark.slow
 
-QUERIES = [
+# Two queries of our own, and a dev intent naming a rare word (``workflow_dispatch``), read from ../shared.
+OWN_QUERIES = [
     "migrate the project from JUnit 4 to JUnit 5",
     "replace org.junit.Test with org.junit.jupiter.api.Test",
-    "add a workflow_dispatch trigger to GitHub Actions",
 ]
+
+
+@pytest.fixture(scope="module")
+def queries() -> list[str]:
+    return [*OWN_QUERIES, dev_text("q006")]
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +100,8 @@ def test_exact_matches_by_id_and_class_name(snapshot) -> None:
     assert exact_matches(snapshot, *legs.named_in("nothing named here")) == {}
 
 
-def test_dense_leg_is_one_indexed_statement_that_equals_one_query_per_variation(catalog, embedder) -> None:
-    vectors = embedder.encode(QUERIES)
+def test_dense_leg_is_one_indexed_statement_that_equals_one_query_per_variation(catalog, embedder, queries) -> None:
+    vectors = embedder.encode(queries)
     with catalog.db.connection() as conn, conn.cursor() as cur:
         cur.execute("SET LOCAL hnsw.ef_search = 100")
         batched = legs.dense_candidates(cur, vectors, SearchFilters(), model_key=MODEL_KEY, depth=20)
@@ -114,13 +120,13 @@ def test_dense_leg_is_one_indexed_statement_that_equals_one_query_per_variation(
     assert {n for found in batched.values() for n in found} == {0, 1, 2}
 
 
-def test_lexical_leg_equals_postgresql_ranking_each_variation(catalog, snapshot) -> None:
+def test_lexical_leg_equals_postgresql_ranking_each_variation(catalog, snapshot, queries) -> None:
     """The in-memory sums over the snapshot's postings give what PostgreSQL computes for one variation
     directly: Σ idf · ts_rank over the recipes matching any term, with filters, best first."""
     filters = SearchFilters(composite=False)
     where, params = legs.filter_sql(filters)
     with catalog.db.connection() as conn, conn.cursor() as cur:
-        terms = legs.lexical_terms(cur, QUERIES, snapshot.doc_freq, len(snapshot.rows), max_df=0.1)
+        terms = legs.lexical_terms(cur, queries, snapshot.doc_freq, len(snapshot.rows), max_df=0.1)
         in_memory = legs.lexical_leg(snapshot, terms, filters, depth=30)
         for variation, got in zip(terms, in_memory, strict=True):
             cur.execute(

@@ -5,6 +5,7 @@ while the dense statement runs, and one round trip for the catalog check and for
 from __future__ import annotations
 
 import pytest
+from conftest import dev_text
 
 from rewrite_assist.server.catalog.store import CatalogNotReady, CatalogStore
 from rewrite_assist.server.config import MODEL_KEY
@@ -34,7 +35,7 @@ def test_blas_runs_on_one_thread_once_the_model_is_loaded(embedder) -> None:
 
 def test_phrases_are_parsed_once_per_memo(catalog: CatalogStore) -> None:
     snapshot = snapshot_for(catalog, catalog.check_ready(), MODEL_KEY)
-    texts = ["add a workflow_dispatch trigger to GitHub Actions", "-junit migrate Temurin"]
+    texts = [dev_text("q006"), "-junit migrate Temurin"]  # a dev intent naming a workflow, and an exclusion
     memo: dict[str, str] = {}
     with catalog.db.connection() as conn, conn.cursor() as cur:
         fresh = legs.lexical_terms(cur, texts, snapshot.doc_freq, len(snapshot.rows), max_df=0.1)
