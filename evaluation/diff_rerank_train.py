@@ -104,7 +104,7 @@ def ranking(case: CaseRows, model: Fit) -> list[str]:
 def cross_validate(cases: Sequence[CaseRows], *, l2: float = L2) -> dict[str, dict[str, dict[str, float]]]:
     """Per set: the pick's head and the reranked pool, scored by ``eval diff-search``'s metrics, each set
     ranked by a model fitted on the other sets."""
-    from .diff_search_eval import score
+    from .diff_search_eval import rounded_mean, score
 
     out: dict[str, dict[str, dict[str, float]]] = {}
     for name in dict.fromkeys(c.set for c in cases):
@@ -113,15 +113,10 @@ def cross_validate(cases: Sequence[CaseRows], *, l2: float = L2) -> dict[str, di
         measured = [c for c in cases if c.set == name]
         out[name] = {
             "cases": {"n": float(len(measured))},
-            "pick": _mean([score(c.head, c.relevant) for c in measured]),
-            "reranked": _mean([score(ranking(c, model)[:10], c.relevant) for c in measured]),
+            "pick": rounded_mean([score(c.head, c.relevant) for c in measured]),
+            "reranked": rounded_mean([score(ranking(c, model)[:10], c.relevant) for c in measured]),
         }
     return out
-
-
-def _mean(scores: Sequence[dict[str, float | None]]) -> dict[str, float]:
-    keys = ("recall@5", "recall@10", "ndcg@10", "mrr")
-    return {k: round(float(np.mean([s[k] or 0.0 for s in scores])), 4) for k in keys}
 
 
 def collect(store: Any, embedder: Any, sets: Sequence[str] = TRAIN_SETS) -> tuple[list[CaseRows], list[CaseRows]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,11 +161,11 @@ def evaluate(
                 "diff_intent": {"ranking": with_intent, **score(with_intent, case.relevant)},
             }
         )
-    overall = {system: {k: round(v, 4) for k, v in _mean([r[system] for r in rows]).items()} for system in SYSTEMS}
+    overall = {system: rounded_mean([r[system] for r in rows]) for system in SYSTEMS}
     halves = {
         half: {
             "cases": len(part),
-            **{system: {k: round(v, 4) for k, v in _mean([r[system] for r in part]).items()} for system in SYSTEMS},
+            **{system: rounded_mean([r[system] for r in part]) for system in SYSTEMS},
         }
         for half in HALVES
         if (part := [r for r in rows if half in {"all", r["half"]}])
@@ -186,13 +186,18 @@ def interleave(first: list[str], second: list[str]) -> list[str]:
     return out
 
 
-def _mean(rows: list[dict[str, Any]]) -> dict[str, float]:
+def mean_scores(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """Each metric's mean over the cases that have it (``core_recall@10`` needs a grade-2 label)."""
     out = {}
     for m in METRICS:
         values = [r[m] for r in rows if r.get(m) is not None]
         out[m] = sum(values) / len(values) if values else 0.0
     return out
+
+
+def rounded_mean(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """``mean_scores`` to four decimals, as the reports give them."""
+    return {k: round(v, 4) for k, v in mean_scores(rows).items()}
 
 
 def render(doc: dict[str, Any]) -> str:

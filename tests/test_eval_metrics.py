@@ -81,7 +81,7 @@ def test_dcg_exponential_gain():
     assert dcg([0, 0]) == 0.0
 
 
-def test_case_metrics_and_macro_mean():
+def test_case_metrics_and_macromean_scores():
     one = case_metrics(["a"], {"a": 2})  # perfect on a single-recipe case
     assert one["recall@1"] == one["ndcg@10"] == one["mrr"] == one["hit@5"] == 1.0
     none = case_metrics(["x"], {"a": 2})
@@ -128,11 +128,11 @@ def test_capped_recall_counts_only_what_fits_in_k() -> None:
 
 
 def test_core_recall_reads_grade_two_labels_only() -> None:
-    from rewrite_assist.evaluation.diff_search_eval import _mean, score
+    from rewrite_assist.evaluation.diff_search_eval import mean_scores, score
 
     both = score(["a", "b"], {"a": 1, "c": 2})
     assert both["recall@10"] == 0.5 and both["core_recall@10"] == 0.0
     no_core = score(["a"], {"a": 1})
     assert no_core["core_recall@10"] is None
-    assert _mean([both, no_core])["core_recall@10"] == 0.0 and _mean([no_core])["core_recall@10"] == 0.0
-    assert _mean([score(["c"], {"c": 2}), no_core])["core_recall@10"] == 1.0
+    assert mean_scores([both, no_core])["core_recall@10"] == 0.0 and mean_scores([no_core])["core_recall@10"] == 0.0
+    assert mean_scores([score(["c"], {"c": 2}), no_core])["core_recall@10"] == 1.0
