@@ -23,6 +23,11 @@ log = logging.getLogger(__name__)
 
 
 IDLE_CHECK_AFTER_S = 2.0  # a connection idle longer than this is checked before use (cheap: one round trip)
+# A server starting up, or replaying its log after a crash, refuses connections for a moment with one of these. A
+# second process that finds the embedded server's pid file while the first one starts it (two commands at once, an
+# MCP server launched beside a CLI call) waits for it instead of failing; so does a client of a restarting server.
+STARTING = ("the database system is starting up", "the database system is not yet accepting connections")
+STARTUP_WAIT_S = 30.0  # at most this long; a server still refusing then is reported as unreachable
 
 
 class DatabaseUnavailable(CatalogUnavailable):
@@ -278,10 +283,16 @@ class Database:
         import psycopg2
         from pgvector.psycopg2 import register_vector
 
-        try:
-            conn = psycopg2.connect(self.url, connect_timeout=5)
-        except psycopg2.Error as exc:
-            raise DatabaseUnavailable(self._unreachable_message(exc), database=self) from exc
+        deadline = time.monotonic() + STARTUP_WAIT_S
+        while True:
+            try:
+                conn = psycopg2.connect(self.url, connect_timeout=5)
+                break
+            except psycopg2.Error as exc:
+                if not any(text in str(exc) for text in STARTING) or time.monotonic() >= deadline:
+                    raise DatabaseUnavailable(self._unreachable_message(exc), database=self) from exc
+                log.info("the catalog database is starting up; waiting for it")
+                time.sleep(0.2)
         try:
             try:
                 register_vector(conn)
