@@ -110,6 +110,7 @@ def test_wheel_installs_one_namespace_and_no_repository_clutter(tmp_path: Path) 
     assert {n.split("/")[0] for n in names} == {"rewrite_assist", wheel.name.split("-py")[0] + ".dist-info"}
     assert "rewrite_assist/server/search/hybrid.py" in names and "rewrite_assist/__main__.py" in names
     assert "rewrite_assist/agents/commands/rewrite-assist.md" in names
+    assert "rewrite_assist/server/search/by_diff/prior.json" in names  # the diff search's rerank reads it
     assert not [n for n in names if n.startswith(("rewrite_assist/tests/", "rewrite_assist/docker/"))]
     assert not [n for n in names if "/evaluation/results/" in n or "/evaluation/data/" in n]
 

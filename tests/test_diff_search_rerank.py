@@ -4,13 +4,15 @@ leaving one set out, and the shipped model naming every feature. Real PRs of the
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from conftest import spent_pr_case
 
 from rewrite_assist.evaluation import diff_rerank_train as train
 from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS, half_of
-from rewrite_assist.server.search.by_diff import rerank
+from rewrite_assist.server.search.by_diff import prior, rerank, trees
 from rewrite_assist.server.search.by_diff.catalog import example_snapshot
 from rewrite_assist.server.search.by_diff.search import diff_pool, find_recipes_for_diff
 
@@ -49,31 +51,52 @@ def test_a_short_head_is_filled_from_the_pool_by_the_odds() -> None:
     assert ranked == ["c", "d", "a", "b"]
 
 
-def test_the_shipped_model_names_every_feature_and_nothing_else() -> None:
-    assert set(rerank.MODEL) == set(rerank.FEATURES)
-    assert set(rerank.MODEL_WITH_INTENT) == set(rerank.names(True)) == set(rerank.FEATURES + rerank.INTENT_FEATURES)
-    assert len(set(rerank.FEATURES)) == len(rerank.FEATURES)
-    assert all(scale > 0 for _, scale, _ in rerank.MODEL.values())
+def test_the_shipped_models_read_every_feature_in_order() -> None:
+    models = rerank.models()
+    assert set(models) == {rerank.PLAIN, rerank.WITH_INTENT}
+    assert models[rerank.PLAIN].features == rerank.FEATURES + rerank.PRIOR_FEATURES
+    assert models[rerank.WITH_INTENT].features == rerank.FEATURES + rerank.INTENT_FEATURES + rerank.PRIOR_FEATURES
+    assert len(set(rerank.names(True))) == len(rerank.names(True))
+    for forest in models.values():
+        assert len(forest.trees) == train.TREES
+        used = {int(f) for t in forest.trees for f, left in zip(t.feature, t.left, strict=True) if left >= 0}
+        # the prior is read, and so are the search's own features
+        assert forest.features.index("prior_rate") in used and len(used) > len(rerank.PRIOR_FEATURES) + 5
+        # each node's children are later nodes: no tree loops
+        assert all((t.left[t.left >= 0] > np.flatnonzero(t.left >= 0)).all() for t in forest.trees)
+
+
+def test_the_models_file_round_trips_and_refuses_a_broken_tree() -> None:
+    text = rerank.MODELS_PATH.read_text()
+    assert trees.dumps(trees.loads(text)) == text  # written by the training script, not edited by hand
+    doc = json.loads(text)
+    doc[rerank.PLAIN]["trees"][0]["value"].pop()
+    with pytest.raises(ValueError, match="malformed"):
+        trees.loads(json.dumps(doc))
 
 
 def test_the_training_script_learns_only_from_sets_already_read() -> None:
     assert set(train.TRAIN_SETS) <= set(HELDOUT_SETS) | {"pr-cases"}
-    # set 10 read the shipped models blind; sets 11 and 12 are kept unread for the next fits
-    assert not {"held-out-10", "held-out-11", "held-out-12"} & set(train.TRAIN_SETS)
-    assert "held-out-9" in train.TRAIN_SETS  # read after round 14
+    # set 11 reads the shipped models blind and set 12 the next fit's: both kept unread
+    assert not {"held-out-11", "held-out-12"} & set(train.TRAIN_SETS)
+    assert {"held-out-9", "held-out-10"} <= set(train.TRAIN_SETS)  # read after rounds 14 and 15
 
 
-def test_the_fit_weighs_an_informative_feature_and_not_a_constant_one() -> None:
+def test_the_fit_splits_on_an_informative_feature_and_never_on_a_constant_one() -> None:
     rng = np.random.default_rng(3)
     signal = rng.normal(size=400)
     rows = np.column_stack([signal, np.ones(400), rng.normal(size=400)])
     labels = (signal + 0.3 * rng.normal(size=400) > 0.5).astype(float)
-    fitted = train.fit(rows, labels, l2=1.0, steps=300)
-    assert fitted.weights[0] > 1.0
-    assert fitted.weights[1] == 0.0 and fitted.scale[1] == 1.0
-    assert abs(fitted.weights[2]) < 0.3 * fitted.weights[0]
-    # the odds follow the signal
-    assert np.corrcoef(fitted.logits(rows), signal)[0, 1] > 0.9
+    fitted = train.fit(rows, labels, trees=30, depth=2, rate=0.2, min_leaf=30)
+    splits = [int(f) for t in fitted.trees for f, left in zip(t.feature, t.left, strict=True) if left >= 0]
+    assert 1 not in splits
+    # each tree's first split, the one that explains most, is on the signal; deeper ones may pick at the noise
+    assert [int(t.feature[0]) for t in fitted.trees].count(0) >= 0.8 * len(fitted.trees)
+    assert splits.count(0) > splits.count(2)
+    # the odds follow the signal, and say more than the share of labels does
+    odds = fitted.logits(rows)
+    assert np.corrcoef(odds, signal)[0, 1] > 0.8
+    assert ((odds > 0) == (labels == 1)).mean() > 0.9
 
 
 def _case(name: str, n: int, rng: np.random.Generator) -> train.CaseRows:
@@ -91,7 +114,7 @@ def test_each_set_is_measured_with_a_model_fitted_on_the_others() -> None:
     rng = np.random.default_rng(5)
     cases = [_case(name, n, rng) for name in ("a", "b", "c") for n in range(12)]
     cases = [c for c in cases if c.relevant]
-    measured = train.cross_validate(cases, l2=1.0)
+    measured = train.cross_validate(cases, trees=30, depth=2, rate=0.3, min_leaf=5)
     assert list(measured) == ["a", "b", "c"]
     for figures in measured.values():
         assert set(figures) == {"cases", "pick", "reranked"}
@@ -117,8 +140,10 @@ def test_the_features_of_a_real_pool(real_pool) -> None:
     _, pool, head, snap = real_pool
     groups = [[g.id for g in group.recipes] for group in pool.groups]
     rows = rerank.features(pool.hits, head, groups, snap, pool.searched_segments, pool.files)
-    assert rows.shape == (len(pool.hits), len(rerank.FEATURES))
-    col = {name: rows[:, n] for n, name in enumerate(rerank.FEATURES)}
+    assert rows.shape == (len(pool.hits), len(rerank.names(False)))
+    col = {name: rows[:, n] for n, name in enumerate(rerank.names(False))}
+    shipped = prior.shipped()
+    assert list(col["prior_rate"]) == [shipped.rate(h.id) for h in pool.hits]
     assert col["rank_log"][0] == 0.0 and col["score_share"][0] == 1.0
     assert list(col["in_head"]).count(1.0) == len(head)
     for n, hit in enumerate(pool.hits):
@@ -182,7 +207,8 @@ def test_an_intent_adds_what_its_search_finds_with_its_own_evidence(real_pool, c
 
 def test_without_an_intent_model_the_intent_only_recipes_stay_out(real_pool, catalog, embedder, monkeypatch) -> None:
     diff, _, _, _ = real_pool
-    monkeypatch.setattr(rerank, "MODEL_WITH_INTENT", {})
+    plain_only = {rerank.PLAIN: rerank.models()[rerank.PLAIN]}
+    monkeypatch.setattr(rerank, "models", lambda: plain_only)
     told = find_recipes_for_diff(catalog, embedder, diff, limit=rerank.POOL, intent="Pin the CI actions")
     alone = find_recipes_for_diff(catalog, embedder, diff, limit=rerank.POOL)
     assert [h.id for h in told.hits] == [h.id for h in alone.hits]

@@ -7,16 +7,21 @@ edit of a file kind), whether the pick's ten already placed it, whether the comp
 how many changes it explains, whether the catalog can configure it from the PR (suggested options). Each of
 these is weak alone; together they reorder the pool.
 
-The model is a logistic regression over ``FEATURES`` (standardized), one row per recipe of the pool: the pick's
+The model is a sum of small boosted trees (``trees``) over ``FEATURES``, one row per recipe of the pool: the pick's
 first ``POOL`` recipes, of which the pick's own first ``HEAD`` form the head. It is fitted by
 ``evaluation/diff_rerank_train.py`` on the development PR sets (labelled PRs; never on a set kept blind) and
 measured there set by set, each set ranked by a model fitted on the others, so the figure is out of sample for
-that set. ``MODEL`` below is that script's output.
+that set. ``rerank_models.json`` is that script's output.
 
 Told what the PR says it does (``intent``: its title and description), the search also runs that text through
 ``find_recipes``: its first ``INTENT_DEPTH`` recipes the pick did not place join the pool, and every pooled recipe
-gets four more features (``INTENT_FEATURES``: where that search placed it). ``MODEL_WITH_INTENT`` is fitted the same
-way on the same PRs searched with their case's intent.
+gets four more features (``INTENT_FEATURES``: where that search placed it). A second model (``WITH_INTENT``) is
+fitted the same way on the same PRs searched with their case's intent.
+
+Both models also read what labelled PRs say of the recipe itself (``PRIOR_FEATURES``, from ``prior``): how often the
+labels named it when the search pooled it. The evidence features say how well a recipe matches this diff; the prior
+says how often such a match was right, which the evidence alone does not show (a cleanup that matches any removed
+import, against a dependency bump that is right nearly whenever it matches).
 """
 
 from __future__ import annotations
@@ -24,14 +29,19 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Collection, Sequence
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
+from . import prior, trees
 from .catalog import ExampleSnapshot
 from .evidence import DiffSearchHit
 from .memo import last_result
+from .prior import RecipePrior
+from .trees import Forest
 
-RERANK = True  # reorder the pick's pool by ``MODEL`` (False: the pick's own order, which tests of one pick rule read)
+RERANK = True  # reorder the pick's pool by the model (False: the pick's own order, which tests of one pick rule read)
 POOL = 25  # the pick's first recipes the model reorders (a label beyond them is rarely worth a place)
 HEAD = 10  # the pick's own first recipes: whether and where it placed a recipe is one of the features
 UNRANKED = 12  # the head rank given a recipe the head does not hold (just below its last place)
@@ -90,96 +100,17 @@ INTENT_FEATURES: tuple[str, ...] = (
     "intent_only",  # only that search found it: no evidence in the diff
 )
 
-# Fitted by ``python -m rewrite_assist.evaluation.diff_rerank_train`` (feature: mean, scale, weight); see its
-# docstring for the data and the measurement.
-BIAS = -1.383128
-MODEL: dict[str, tuple[float, float, float]] = {
-    "rank_log": (2.320144, 0.817415, -0.121999),
-    "in_first_ten": (0.4, 0.489898, 0.109581),
-    "score_share": (0.401764, 0.251831, 0.400015),
-    "segment_share": (0.587246, 0.321419, -0.045322),
-    "matched_log": (1.709786, 0.630725, 0.048051),
-    "composite": (0.319188, 0.466162, -0.12044),
-    "steps_log": (0.637245, 1.123863, 0.089104),
-    "used_by_log": (1.028332, 1.13588, -0.000158),
-    "generic": (0.013198, 0.114122, 0.180375),
-    "described": (0.647716, 0.477682, 0.214202),
-    "summed_up": (0.061929, 0.241026, 0.103837),
-    "example": (0.728528, 0.444719, 0.047568),
-    "inherited": (0.101726, 0.302287, 0.156147),
-    "evidence_share": (0.462368, 0.210456, -0.016416),
-    "file_share": (0.549421, 0.303639, -0.097077),
-    "tokens_log": (0.82945, 0.780381, 0.224204),
-    "suggested": (0.175431, 0.380336, 0.568727),
-    "has_options": (0.443249, 0.496769, 0.350157),
-    "search_only": (0.001624, 0.040271, -0.039322),
-    "copy": (0.007919, 0.088635, -0.112133),
-    "cleanup": (0.005076, 0.071066, -0.143083),
-    "examples_log": (0.622281, 0.473199, -0.157371),
-    "no_examples": (0.265381, 0.441536, 0.191992),
-    "segments_log": (2.338194, 0.610495, 0.129931),
-    "group_rank_log": (0.996645, 0.770929, -0.220684),
-    "group_first": (0.289949, 0.453739, -0.012083),
-    "group_share": (0.146246, 0.178205, -0.021279),
-    "firsts_log": (0.249584, 0.426408, 0.061082),
-    "parents_in_log": (0.394078, 0.559199, 0.314921),
-    "kids_in_log": (0.284344, 0.607552, 0.258604),
-    "has_kids_in": (0.229442, 0.420474, 0.097609),
-    "has_parents_in": (0.379086, 0.48516, 0.171527),
-    "head_rank": (0.75, 0.341565, -0.148463),
-    "in_head": (0.4, 0.489898, 0.269505),
-    "in_head_top3": (0.12, 0.324962, 0.023193),
-    "rank_by_size": (5.424948, 2.4307, 0.072186),
-    "composite_by_size": (0.748089, 1.152422, -0.020379),
-    "generic_by_size": (0.030353, 0.270492, -0.040213),
-}
+# Last, two more for both models: what labelled PRs say of the recipe itself (``prior``: how often the labels named
+# it when the search pooled it). The training script computes them per fold, so they come after the rest.
+PRIOR_FEATURES: tuple[str, ...] = (
+    "prior_rate",  # its labelled share when pooled, smoothed toward the base rate
+    "prior_seen_log",  # log(1 + labelled PRs that pooled it)
+)
 
-# The same fit over FEATURES + INTENT_FEATURES, on the PRs searched with their description as the intent.
-BIAS_WITH_INTENT = -1.689885
-MODEL_WITH_INTENT: dict[str, tuple[float, float, float]] = {
-    "rank_log": (2.522557, 0.842346, -0.112296),
-    "in_first_ten": (0.322317, 0.467364, 0.110991),
-    "score_share": (0.323738, 0.276337, 0.398359),
-    "segment_share": (0.473198, 0.370424, -0.063195),
-    "matched_log": (1.377732, 0.882064, 0.000192),
-    "composite": (0.366819, 0.481937, -0.169679),
-    "steps_log": (0.726836, 1.157833, 0.086962),
-    "used_by_log": (0.99892, 1.079615, -0.017081),
-    "generic": (0.010635, 0.102575, 0.190031),
-    "described": (0.521924, 0.499519, 0.220864),
-    "summed_up": (0.049902, 0.217742, 0.098023),
-    "example": (0.587042, 0.492365, 0.096838),
-    "inherited": (0.08197, 0.274319, 0.136666),
-    "evidence_share": (0.372573, 0.262955, -0.052064),
-    "file_share": (0.442719, 0.348612, -0.119725),
-    "tokens_log": (0.668364, 0.773555, 0.170158),
-    "suggested": (0.141361, 0.348394, 0.573525),
-    "has_options": (0.404123, 0.490722, 0.331226),
-    "search_only": (0.002618, 0.051097, -0.071193),
-    "copy": (0.022251, 0.1475, -0.172538),
-    "cleanup": (0.00409, 0.063825, -0.13138),
-    "examples_log": (0.58625, 0.489382, -0.183827),
-    "no_examples": (0.315609, 0.464758, 0.183961),
-    "segments_log": (2.343054, 0.609485, 0.166607),
-    "group_rank_log": (1.161586, 0.779245, -0.311745),
-    "group_first": (0.234293, 0.423556, -0.030269),
-    "group_share": (0.12065, 0.169288, -0.068139),
-    "firsts_log": (0.201566, 0.395465, 0.022909),
-    "parents_in_log": (0.489958, 0.612064, 0.345779),
-    "kids_in_log": (0.346345, 0.675222, 0.297435),
-    "has_kids_in": (0.269306, 0.443599, 0.109489),
-    "has_parents_in": (0.449771, 0.497471, 0.141042),
-    "head_rank": (0.798552, 0.322164, -0.142618),
-    "in_head": (0.322317, 0.467364, 0.266934),
-    "in_head_top3": (0.096695, 0.295542, 0.031014),
-    "rank_by_size": (5.914641, 2.562945, 0.101998),
-    "composite_by_size": (0.863737, 1.198726, -0.001837),
-    "generic_by_size": (0.024458, 0.243106, -0.05681),
-    "intent_rank_log": (2.225064, 0.631474, -0.219876),
-    "in_intent": (0.322317, 0.467364, 0.109006),
-    "in_intent_top3": (0.096695, 0.295542, 0.119075),
-    "intent_only": (0.194208, 0.39559, -0.027677),
-}
+# The fitted models, one per kind of search (``PLAIN``, ``WITH_INTENT``), written beside this module by
+# ``python -m rewrite_assist.evaluation.diff_rerank_train --write``; see its docstring for the data and the measurement.
+MODELS_PATH = Path(__file__).with_name("rerank_models.json")
+PLAIN, WITH_INTENT = "plain", "with_intent"
 
 
 @last_result
@@ -196,11 +127,39 @@ def features(
     segments: int,
     files: int,
     intent: Sequence[str] | None = None,
+    recipe_prior: RecipePrior | None = None,
 ) -> np.ndarray:
-    """One row of ``FEATURES`` per hit of the pool (the pick's order), and of ``INTENT_FEATURES`` after them when
-    the search had an intent. ``head``: the ids of the pick's own first ``HEAD``; ``groups``: each hunk group's
-    recipe ids, best first; ``segments``/``files``: the PR's size; ``intent``: the intent search's ranking."""
+    """One row of ``FEATURES`` per hit of the pool (the pick's order), of ``INTENT_FEATURES`` after them when the
+    search had an intent, and of ``PRIOR_FEATURES`` last. ``head``: the ids of the pick's own first ``HEAD``;
+    ``groups``: each hunk group's recipe ids, best first; ``segments``/``files``: the PR's size; ``intent``: the
+    intent search's ranking; ``recipe_prior``: the shipped counts if not given (the training script gives each fold
+    its own)."""
+    return np.hstack(
+        [
+            search_features(hits, head, groups, snap, segments, files, intent),
+            prior_features([h.id for h in hits], recipe_prior or prior.shipped()),
+        ]
+    )
+
+
+def prior_features(ids: Sequence[str], recipe_prior: RecipePrior) -> np.ndarray:
+    """One row of ``PRIOR_FEATURES`` per recipe id."""
+    rows = [[recipe_prior.rate(rid), recipe_prior.seen_log(rid)] for rid in ids]
+    return np.array(rows, dtype=np.float64).reshape(len(ids), len(PRIOR_FEATURES))
+
+
+def search_features(
+    hits: Sequence[DiffSearchHit],
+    head: Sequence[str],
+    groups: Sequence[Sequence[str]],
+    snap: ExampleSnapshot,
+    segments: int,
+    files: int,
+    intent: Sequence[str] | None = None,
+) -> np.ndarray:
+    """``features`` but the prior's: what this search knows of each pooled recipe."""
     counts = example_counts(snap)
+    searched = FEATURES + INTENT_FEATURES if intent is not None else FEATURES
     ids = [h.id for h in hits]
     top = hits[0].fusion_score if hits and hits[0].fusion_score > 0 else 1.0
     size = math.log1p(segments)
@@ -263,27 +222,30 @@ def features(
                 "in_intent_top3": place < 3,
                 "intent_only": not ev,
             }
-        rows.append([float(values[name]) for name in names(intent is not None)])
-    width = len(names(intent is not None))
-    return np.array(rows, dtype=np.float64).reshape(len(hits), width)
+        rows.append([float(values[name]) for name in searched])
+    return np.array(rows, dtype=np.float64).reshape(len(hits), len(searched))
 
 
 def names(with_intent: bool) -> tuple[str, ...]:
-    """The features a model reads: with an intent, ``INTENT_FEATURES`` after ``FEATURES``."""
-    return FEATURES + INTENT_FEATURES if with_intent else FEATURES
+    """The features a model reads: with an intent, ``INTENT_FEATURES`` after ``FEATURES``; ``PRIOR_FEATURES``
+    last."""
+    return (FEATURES + INTENT_FEATURES if with_intent else FEATURES) + PRIOR_FEATURES
 
 
-def model_for(with_intent: bool) -> tuple[float, dict[str, tuple[float, float, float]]]:
-    """The fitted bias and model for a search with or without an intent."""
-    return (BIAS_WITH_INTENT, MODEL_WITH_INTENT) if with_intent else (BIAS, MODEL)
+@cache
+def models() -> dict[str, Forest]:
+    """The shipped models by kind of search (package data: the wheel carries the file). A model whose columns are
+    not ``names`` (features changed since the fit) is refused: refit it."""
+    forests = trees.loads(MODELS_PATH.read_text())
+    for kind, forest in forests.items():
+        if forest.features != names(kind == WITH_INTENT):
+            raise ValueError(f"the rerank's {kind} model was fitted on other features; refit it with diff_rerank_train")
+    return forests
 
 
 def logits(rows: np.ndarray, with_intent: bool = False) -> np.ndarray:
     """The model's log-odds that each row's recipe is one a person would run on the PR."""
-    bias, model = model_for(with_intent)
-    fitted = [model.get(name, (0.0, 1.0, 0.0)) for name in names(with_intent)]
-    mean, scale, weight = (np.array(column) for column in zip(*fitted, strict=True))
-    return np.asarray(bias + ((rows - mean) / scale) @ weight)
+    return models()[WITH_INTENT if with_intent else PLAIN].logits(rows)
 
 
 def order(ids: Sequence[str], head: Collection[str], odds: np.ndarray) -> list[int]:
@@ -313,10 +275,9 @@ def reorder(
     files: int,
     intent: Sequence[str] | None = None,
 ) -> list[DiffSearchHit]:
-    """The pool in ``order``, each hit's ``fusion_score`` now the model's probability. Without a fitted model,
-    the pool as it came."""
-    with_intent = intent is not None and bool(MODEL_WITH_INTENT)
-    if not model_for(with_intent)[1] or not hits:
+    """The pool in ``order``, each hit's ``fusion_score`` now the model's probability."""
+    with_intent = intent is not None and WITH_INTENT in models()
+    if not hits:
         return list(hits)
     if not with_intent:  # no model for it: the recipes only the intent found stay out
         hits = [h for h in hits if not any(e.intent for e in h.evidence)]

@@ -138,7 +138,7 @@ def find_recipes_for_diff(
         raise BadInput(
             f"intent is {len(intent)} characters; pass at most {MAX_INTENT} (the PR's title and a short description)"
         )
-    reranking = rerank.RERANK and bool(rerank.MODEL)
+    reranking = rerank.RERANK
     pool = diff_pool(
         store,
         embedder,
