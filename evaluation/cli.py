@@ -64,9 +64,10 @@ def register(subparsers: Any) -> None:
             "held-out-10",
             "held-out-11",
             "held-out-12",
+            "held-out-13",
         ],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-12: "
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-13: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")

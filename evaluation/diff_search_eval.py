@@ -37,8 +37,9 @@ LABELS = DATA / "pr-diff-cases.jsonl"
 # "held-out-8" was written while round 12 was built, for the round after that (pr-heldout8-plan.md);
 # "held-out-9" was written while round 13 was built, for the round after that (pr-heldout9-plan.md), and read after
 # round 14; "held-out-10" was written while round 14 was built, for the round after it (pr-heldout10-plan.md), and
-# read after round 15; "held-out-11", written while round 15 was built, is for the round after it (round 16), and
-# "held-out-12", written after round 15's reading, for round 17 (pr-heldout12-plan.md).
+# read after round 15; "held-out-11", written while round 15 was built, for the round after it (round 16), read after
+# round 16; "held-out-12", written after round 15's reading, for round 17 (pr-heldout12-plan.md); "held-out-13",
+# written after round 16's reading, for round 18 (pr-heldout13-plan.md).
 HELDOUT_SETS = {
     "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
     "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
@@ -52,6 +53,7 @@ HELDOUT_SETS = {
     "held-out-10": (DATA / "pr-heldout10", DATA / "pr-heldout10-labels.jsonl"),
     "held-out-11": (DATA / "pr-heldout11", DATA / "pr-heldout11-labels.jsonl"),
     "held-out-12": (DATA / "pr-heldout12", DATA / "pr-heldout12-labels.jsonl"),
+    "held-out-13": (DATA / "pr-heldout13", DATA / "pr-heldout13-labels.jsonl"),
 }
 SYSTEMS = ("diff", "intent", "both", "diff_intent")  # see ``render`` for what each is
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
