@@ -10,7 +10,7 @@ import pytest
 from conftest import spent_pr_case
 
 from rewrite_assist.server.diffs.features import Change
-from rewrite_assist.server.search.by_diff import java_level
+from rewrite_assist.server.search.by_diff import java_level, rerank
 from rewrite_assist.server.search.by_diff.catalog import example_snapshot
 from rewrite_assist.server.search.by_diff.java_level import (
     as_level,
@@ -150,6 +150,9 @@ def test_a_pr_moving_the_level_shows_the_pom_recipe_beside_the_migration(
     ids = _ids(catalog, embedder, "ph02-java17-maven-docker-ci")
     assert MAVEN_LEVEL in ids, ids
     assert MIGRATE + "UpgradeToJava17" in ids, ids
+    # the rule is the pick's: read in its own order (the rerank may find the recipe deeper in the pool without it)
+    monkeypatch.setattr(rerank, "RERANK", False)
+    assert MAVEN_LEVEL in _ids(catalog, embedder, "ph02-java17-maven-docker-ci")
     monkeypatch.setattr(java_level, "JAVA_LEVEL", False)
     assert MAVEN_LEVEL not in _ids(catalog, embedder, "ph02-java17-maven-docker-ci")
 
