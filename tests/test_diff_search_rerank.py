@@ -69,10 +69,15 @@ def test_the_shipped_models_read_every_feature_in_order() -> None:
 def test_the_models_file_round_trips_and_refuses_a_broken_tree() -> None:
     text = rerank.MODELS_PATH.read_text()
     assert trees.dumps(trees.loads(text)) == text  # written by the training script, not edited by hand
-    doc = json.loads(text)
-    doc[rerank.PLAIN]["trees"][0]["value"].pop()
-    with pytest.raises(ValueError, match="malformed"):
-        trees.loads(json.dumps(doc))
+    for break_it in (
+        lambda t: t["value"].pop(),  # arrays of different lengths
+        lambda t: t["left"].__setitem__(0, 0),  # the root its own child: a walk that never ends
+        lambda t: t["feature"].__setitem__(0, 999),  # a column the model does not have
+    ):
+        doc = json.loads(text)
+        break_it(doc[rerank.PLAIN]["trees"][0])
+        with pytest.raises(ValueError, match="malformed"):
+            trees.loads(json.dumps(doc))
 
 
 def test_the_training_script_learns_only_from_sets_already_read() -> None:

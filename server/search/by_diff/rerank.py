@@ -42,7 +42,7 @@ from .prior import RecipePrior
 from .trees import Forest
 
 RERANK = True  # reorder the pick's pool by the model (False: the pick's own order, which tests of one pick rule read)
-POOL = 50  # the pick's first recipes the model reorders (measured, RESULTS: 50 over 25 found +0.008 Recall@10)
+POOL = 50  # the pick's first recipes the model reorders (leaving one set out, 50 over 25: +0.008 Recall@10; RESULTS)
 HEAD = 10  # the pick's own first recipes: whether and where it placed a recipe is one of the features
 UNRANKED = 12  # the head rank given a recipe the head does not hold (just below its last place)
 GROUP_SIZE = 5  # recipes per hunk group; a recipe in none counts as one place below them

@@ -84,12 +84,29 @@ def from_dict(doc: Mapping[str, Any]) -> Forest:
             np.array(raw["right"], dtype=np.int64),
             np.array(raw["value"], dtype=np.float64),
         )
-        sizes = {len(tree.feature), len(tree.threshold), len(tree.left), len(tree.right), len(tree.value)}
-        inner = tree.left >= 0
-        if len(sizes) != 1 or (inner.any() and int(tree.feature[inner].max()) >= len(features)):
+        if not _well_formed(tree, len(features)):
             raise ValueError("a tree of the rerank model is malformed; refit it with diff_rerank_train")
         trees.append(tree)
     return Forest(features, float(doc["base"]), tuple(trees))
+
+
+def _well_formed(tree: Tree, columns: int) -> bool:
+    """Arrays of one length, inner nodes reading a column the forest has, children after their parent (so a walk
+    always ends at a leaf)."""
+    n = len(tree.feature)
+    if {len(tree.threshold), len(tree.left), len(tree.right), len(tree.value)} != {n} or n == 0:
+        return False
+    inner = np.flatnonzero(tree.left >= 0)
+    if not len(inner):
+        return True
+    children = np.concatenate([tree.left[inner], tree.right[inner]])
+    parents = np.concatenate([inner, inner])
+    return bool(
+        (tree.feature[inner] >= 0).all()
+        and (tree.feature[inner] < columns).all()
+        and (children > parents).all()
+        and (children < n).all()
+    )
 
 
 def dumps(forests: dict[str, Forest]) -> str:
