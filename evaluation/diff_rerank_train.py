@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ..server.search.by_diff.prior import PATH as PRIOR_PATH
-from ..server.search.by_diff.prior import RecipePrior
+from ..server.search.by_diff.prior import RecipePrior, count
 from ..server.search.by_diff.trees import Forest, Tree
 from .diff_search_eval import HELDOUT_SETS
 
@@ -169,8 +169,6 @@ def with_prior(case: CaseRows, recipe_prior: RecipePrior) -> np.ndarray:
 
 def counted(pools: Sequence[CaseRows]) -> RecipePrior:
     """The prior of these PRs' pools and labels."""
-    from ..server.search.by_diff.prior import count
-
     return count((c.ids, c.relevant) for c in pools)
 
 

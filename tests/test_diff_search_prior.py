@@ -43,6 +43,7 @@ def test_the_json_round_trips_and_reads_as_a_diff(tmp_path) -> None:
     assert len(text.splitlines()) == 4  # a line per recipe
     back = prior.from_json(text)
     assert back.pooled == counted.pooled and back.labelled == counted.labelled
+    assert back.smoothing == counted.smoothing == SMOOTHING  # the file says how its rates are smoothed
     assert back.rate("org.x.A") == pytest.approx(counted.rate("org.x.A"), abs=1e-6)
 
 

@@ -33,11 +33,12 @@ class RecipePrior:
     base: float
     pooled: Mapping[str, int] = field(default_factory=dict)
     labelled: Mapping[str, int] = field(default_factory=dict)
+    smoothing: float = SMOOTHING
 
     def rate(self, recipe_id: str) -> float:
         """The recipe's labelled share, smoothed toward ``base``."""
         seen = self.pooled.get(recipe_id, 0)
-        return (self.labelled.get(recipe_id, 0) + SMOOTHING * self.base) / (seen + SMOOTHING)
+        return (self.labelled.get(recipe_id, 0) + self.smoothing * self.base) / (seen + self.smoothing)
 
     def seen_log(self, recipe_id: str) -> float:
         """log(1 + PRs that pooled it): how much the rate rests on."""
@@ -49,11 +50,12 @@ class RecipePrior:
             self.base,
             {rid: n - other.pooled.get(rid, 0) for rid, n in self.pooled.items()},
             {rid: n - other.labelled.get(rid, 0) for rid, n in self.labelled.items()},
+            self.smoothing,
         )
 
     def to_json(self) -> str:
         """One recipe per line, sorted, so a refit's change reads as a diff."""
-        first = f'{{"smoothing": {SMOOTHING}, "base": {round(self.base, 6)}, "recipes": {{'
+        first = f'{{"smoothing": {self.smoothing}, "base": {round(self.base, 6)}, "recipes": {{'
         rows = [
             f"  {json.dumps(rid)}: [{self.pooled[rid]}, {self.labelled.get(rid, 0)}]" for rid in sorted(self.pooled)
         ]
@@ -82,6 +84,7 @@ def from_json(text: str) -> RecipePrior:
         float(doc["base"]),
         {rid: int(n) for rid, (n, _) in recipes.items()},
         {rid: int(k) for rid, (_, k) in recipes.items() if k},
+        float(doc["smoothing"]),
     )
 
 

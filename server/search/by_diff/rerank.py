@@ -127,17 +127,16 @@ def features(
     segments: int,
     files: int,
     intent: Sequence[str] | None = None,
-    recipe_prior: RecipePrior | None = None,
 ) -> np.ndarray:
     """One row of ``FEATURES`` per hit of the pool (the pick's order), of ``INTENT_FEATURES`` after them when the
-    search had an intent, and of ``PRIOR_FEATURES`` last. ``head``: the ids of the pick's own first ``HEAD``;
-    ``groups``: each hunk group's recipe ids, best first; ``segments``/``files``: the PR's size; ``intent``: the
-    intent search's ranking; ``recipe_prior``: the shipped counts if not given (the training script gives each fold
-    its own)."""
+    search had an intent, and of ``PRIOR_FEATURES`` (the shipped counts') last. ``head``: the ids of the pick's own
+    first ``HEAD``; ``groups``: each hunk group's recipe ids, best first; ``segments``/``files``: the PR's size;
+    ``intent``: the intent search's ranking. The training script joins ``search_features`` to each fold's own prior
+    (``prior_features``) instead."""
     return np.hstack(
         [
             search_features(hits, head, groups, snap, segments, files, intent),
-            prior_features([h.id for h in hits], recipe_prior or prior.shipped()),
+            prior_features([h.id for h in hits], prior.shipped()),
         ]
     )
 
