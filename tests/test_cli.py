@@ -97,11 +97,22 @@ def test_pyproject_packages_cover_every_package_folder() -> None:
 
 def test_wheel_installs_one_namespace_and_no_repository_clutter(tmp_path: Path) -> None:
     """What lands in site-packages: the package `rewrite_assist` and its metadata, nothing generic."""
+    import shutil
     import zipfile
 
+    # Built from a copy of the tracked files, as a clean checkout would be: a local build/ folder left by an
+    # earlier build would otherwise lend the wheel files the package data settings no longer select.
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=REPO_ROOT, check=True, capture_output=True, text=True
+    ).stdout.splitlines()
+    source = tmp_path / "source"
+    for path in tracked:
+        if (REPO_ROOT / path).is_file():
+            (source / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO_ROOT / path, source / path)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), "."],
-        cwd=REPO_ROOT,
+        cwd=source,
         check=True,
         capture_output=True,
     )
@@ -110,7 +121,11 @@ def test_wheel_installs_one_namespace_and_no_repository_clutter(tmp_path: Path) 
     assert {n.split("/")[0] for n in names} == {"rewrite_assist", wheel.name.split("-py")[0] + ".dist-info"}
     assert "rewrite_assist/server/search/hybrid.py" in names and "rewrite_assist/__main__.py" in names
     assert "rewrite_assist/agents/commands/rewrite-assist.md" in names
-    assert "rewrite_assist/server/search/by_diff/prior.json" in names  # the diff search's rerank reads it
+    # Every data file the installed code reads (the prompts, the rerank's models and prior) ships with it.
+    shipped = ("server/", "ingestion/", "agents/")
+    data = [f"rewrite_assist/{path}" for path in tracked if path.startswith(shipped) and not path.endswith(".py")]
+    assert "rewrite_assist/server/search/by_diff/rerank_models.json" in data
+    assert [path for path in data if path not in names] == []
     assert not [n for n in names if n.startswith(("rewrite_assist/tests/", "rewrite_assist/docker/"))]
     assert not [n for n in names if "/evaluation/results/" in n or "/evaluation/data/" in n]
 
