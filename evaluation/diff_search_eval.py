@@ -40,7 +40,8 @@ LABELS = DATA / "pr-diff-cases.jsonl"
 # read after round 15; "held-out-11", written while round 15 was built, for the round after it (round 16), read after
 # round 16; "held-out-12", written after round 15's reading, for round 17 (pr-heldout12-plan.md); "held-out-13",
 # written after round 16's reading, for round 18 (pr-heldout13-plan.md); "held-out-14", written after round 17's
-# reading, for round 19 (pr-heldout14-plan.md).
+# reading, for round 19 (pr-heldout14-plan.md); "held-out-15", written during round 18, for round 20
+# (pr-heldout15-plan.md).
 HELDOUT_SETS = {
     "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
     "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
@@ -56,6 +57,7 @@ HELDOUT_SETS = {
     "held-out-12": (DATA / "pr-heldout12", DATA / "pr-heldout12-labels.jsonl"),
     "held-out-13": (DATA / "pr-heldout13", DATA / "pr-heldout13-labels.jsonl"),
     "held-out-14": (DATA / "pr-heldout14", DATA / "pr-heldout14-labels.jsonl"),
+    "held-out-15": (DATA / "pr-heldout15", DATA / "pr-heldout15-labels.jsonl"),
 }
 SYSTEMS = ("diff", "intent", "both", "diff_intent")  # see ``render`` for what each is
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
