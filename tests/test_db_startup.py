@@ -170,3 +170,33 @@ def test_a_server_that_never_finishes_starting_is_reported(starting, monkeypatch
         pass
     assert 2 <= server.refused < StartingServer.MAX_CONNECTIONS  # it retried, then gave up within the wait
     database.close()
+
+
+def test_a_call_whose_server_restarts_under_it_is_told_to_retry(starting, pg_url: str) -> None:
+    """The connection breaks mid-call and the server answers "starting up" for a moment: the call fails (its
+    statement is lost) with "retry", the same as a plain lost connection, not with "the database is down"."""
+    import psycopg2
+
+    from rewrite_assist.server.errors import CatalogUnavailable
+
+    server, url = starting(refusals=0)
+    database = Database(url, "external")
+    with pytest.raises(CatalogUnavailable) as lost, database.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        pid = cur.fetchone()[0]
+        server.refusals = server.refused + 3  # the next three connections meet a server still starting up
+        killer = psycopg2.connect(pg_url)
+        try:
+            with killer.cursor() as k:
+                k.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            killer.commit()
+        finally:
+            killer.close()
+        cur.execute("SELECT 1")
+    assert not isinstance(lost.value, DatabaseUnavailable)
+    assert "lost during the call" in str(lost.value) and "retry" in str(lost.value)
+    assert server.refused == 3  # the probe waited through the restart
+    with database.cursor() as cur:  # and the next call works
+        cur.execute("SELECT 1")
+        assert cur.fetchone() == (1,)
+    database.close()

@@ -278,21 +278,27 @@ class Database:
             hint = "Check REWRITE_ASSIST_DATABASE_URL and that the server is up, then retry."
         return f"Cannot connect to the catalog database ({first}). {hint}"
 
-    def _open_connection(self) -> Any:
-        """A new connection with pgvector's adapter registered; ``DatabaseUnavailable`` if none can be made."""
+    def _connect(self, connect_timeout: int, wait_s: float) -> Any:
+        """A plain connection, waiting up to ``wait_s`` for a server that is starting up (``STARTING``);
+        ``DatabaseUnavailable`` with what to do for any other refusal, or once the wait is over."""
         import psycopg2
-        from pgvector.psycopg2 import register_vector
 
-        deadline = time.monotonic() + STARTUP_WAIT_S
+        deadline = time.monotonic() + wait_s
         while True:
             try:
-                conn = psycopg2.connect(self.url, connect_timeout=5)
-                break
+                return psycopg2.connect(self.url, connect_timeout=connect_timeout)
             except psycopg2.Error as exc:
                 if not any(text in str(exc) for text in STARTING) or time.monotonic() >= deadline:
                     raise DatabaseUnavailable(self._unreachable_message(exc), database=self) from exc
                 log.info("the catalog database is starting up; waiting for it")
                 time.sleep(0.2)
+
+    def _open_connection(self) -> Any:
+        """A new connection with pgvector's adapter registered; ``DatabaseUnavailable`` if none can be made."""
+        import psycopg2
+        from pgvector.psycopg2 import register_vector
+
+        conn = self._connect(5, STARTUP_WAIT_S)
         try:
             try:
                 register_vector(conn)
@@ -343,14 +349,14 @@ class Database:
 
     def _lost_message(self, exc: BaseException) -> BaseException:
         """What to report when a connection broke mid-call: unavailable if a new one cannot be opened
-        (with the real reason), else that the call lost its connection and can be retried."""
-        import psycopg2
-
+        (with the real reason), else that the call lost its connection and can be retried. A server that
+        restarted under the call answers "starting up" for a moment: the probe waits for it as a new
+        connection would (``STARTUP_WAIT_S``), so a restart reads as "retry", not as a database that is down."""
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         try:
-            probe = psycopg2.connect(self.url, connect_timeout=2)
-        except psycopg2.Error as down:
-            return DatabaseUnavailable(self._unreachable_message(down), database=self)
+            probe = self._connect(2, STARTUP_WAIT_S)
+        except DatabaseUnavailable as down:
+            return down
         probe.close()
         return CatalogUnavailable(
             f"The catalog database connection was lost during the call ({first}); the database answers "
