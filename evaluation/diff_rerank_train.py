@@ -8,8 +8,9 @@ first ``rerank.HEAD``) give one row of ``rerank.FEATURES`` per pooled recipe for
 the intent search's recipes the pick did not place give one row of ``FEATURES`` + ``INTENT_FEATURES`` each for the
 model with an intent. A row is labelled 1 when the PR's labels name its recipe.
 
-Both models also read ``rerank.PRIOR_FEATURES``, the recipe's labelled share over the training PRs that pooled it
-(``prior``). A training row's prior leaves out its own set's PRs, as a new PR's prior holds none of its own labels.
+Both models also read ``rerank.LEARNED_FEATURES``: the recipe's labelled share over the training PRs that pooled it
+(``prior``), and what the training PRs whose pools overlap this one's most labelled (``neighbours``). A training row's
+prior and neighbours leave out its own set's PRs, as a new PR's hold none of its own labels.
 
 Model: gradient boosting on the log-loss (``fit``): ``TREES`` trees of depth at most ``DEPTH``, each leaf holding at
 least ``MIN_LEAF`` rows, leaf values a Newton step shrunk by ``L2`` and scaled by ``RATE``. Every row weighs the same,
@@ -24,7 +25,8 @@ real test.
     python -m rewrite_assist.evaluation.diff_rerank_train [--output cv.json] [--write]
 
 It prints the measurement of each model; ``--write`` writes the models fitted on every set to
-``rerank_models.json`` and the prior's counts to ``prior.json``, beside ``rerank.py``, which the search ships.
+``rerank_models.json``, the prior's counts to ``prior.json`` and the labelled pools to ``neighbours.json``, beside
+``rerank.py``, which the search ships.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from typing import Any
 
 import numpy as np
 
+from ..server.search.by_diff import neighbours
+from ..server.search.by_diff.neighbours import Neighbours
 from ..server.search.by_diff.prior import PATH as PRIOR_PATH
 from ..server.search.by_diff.prior import RecipePrior, count
 from ..server.search.by_diff.trees import Forest, Tree
@@ -47,8 +51,9 @@ from .diff_search_eval import HELDOUT_SETS
 # The sets the model may learn from: the fresh sets already read (the first ``READ_SETS``) and the pr-cases' tune
 # half. Fresh set 9 was read blind after round 14's fit and joined at round 15's; set 10, read after round 15,
 # joined at round 16's; set 11, read after round 16, joined at round 17's, which fresh set 12 checked; set 12, read
-# after round 17, joined at round 18's, which set 13 checks. A set joins only after its own reading.
-READ_SETS = 12
+# after round 17, joined at round 18's, which set 13 checked; set 13, read after round 18, joined at round 19's, which
+# set 14 checks. A set joins only after its own reading.
+READ_SETS = 13
 TRAIN_SETS = (*list(HELDOUT_SETS)[:READ_SETS], "pr-cases")
 # Boosting (measured leaving one set out, RESULTS: depth 2-4, 100-300 trees, leaves of 20-80 rows all within 0.005
 # of each other in Recall@10; a logistic regression over the same features 0.014 below)
@@ -67,9 +72,15 @@ class CaseRows:
     id: str
     ids: list[str]  # the pool's recipes, in the pick's order
     head: list[str]  # the pick's own first rerank.HEAD
-    rows: np.ndarray  # rerank.search_features: every column but the prior's, which depends on the fold
+    rows: np.ndarray  # rerank.search_features: every column but the learned ones, which depend on the fold
     labels: np.ndarray
     relevant: dict[str, int]
+    picked: int | None = None  # how many of ``ids`` the pick placed (the rest only the intent found); None: all
+
+    @property
+    def pool(self) -> list[str]:
+        """The pick's own pool: what the neighbours compare."""
+        return self.ids if self.picked is None else self.ids[: self.picked]
 
 
 def fit(
@@ -160,11 +171,11 @@ def grow(
     )
 
 
-def with_prior(case: CaseRows, recipe_prior: RecipePrior) -> np.ndarray:
-    """The case's rows with the prior's columns (``rerank.features``' full width)."""
-    from ..server.search.by_diff.rerank import prior_features
+def with_learned(case: CaseRows, recipe_prior: RecipePrior, nearby: Neighbours) -> np.ndarray:
+    """The case's rows with the prior's and the neighbours' columns (``rerank.features``' full width)."""
+    from ..server.search.by_diff.rerank import learned_features
 
-    return np.hstack([case.rows, prior_features(case.ids, recipe_prior)])
+    return np.hstack([case.rows, learned_features(case.pool, case.ids, recipe_prior, nearby)])
 
 
 def counted(pools: Sequence[CaseRows]) -> RecipePrior:
@@ -172,22 +183,35 @@ def counted(pools: Sequence[CaseRows]) -> RecipePrior:
     return count((c.ids, c.relevant) for c in pools)
 
 
+def neighbours_of(pools: Sequence[CaseRows]) -> Neighbours:
+    """These PRs' pools and labels, as neighbours."""
+    return neighbours.of((c.ids, c.relevant) for c in pools)
+
+
 def fit_cases(
     cases: Sequence[CaseRows], pools: Sequence[CaseRows], *, names: Sequence[str] | None = None, **settings: Any
-) -> tuple[Forest, RecipePrior]:
-    """A model fitted on ``cases`` and the prior counted on ``pools`` (the same PRs' pick pools). Each case's prior
-    columns come from the other sets' counts. ``settings``: ``fit``'s."""
+) -> tuple[Forest, RecipePrior, Neighbours]:
+    """A model fitted on ``cases``, with the prior and the neighbours of ``pools`` (the same PRs' pick pools). Each
+    case's learned columns come from the other sets' PRs. ``settings``: ``fit``'s."""
     full = counted(pools)
-    by_set = {name: full.minus(counted([p for p in pools if p.set == name])) for name in {c.set for c in cases}}
-    rows = np.vstack([with_prior(c, by_set[c.set]) for c in cases])
-    return fit(rows, np.concatenate([c.labels for c in cases]), names=names, **settings), full
+    learned = {
+        name: (
+            full.minus(counted([p for p in pools if p.set == name])),
+            neighbours_of([p for p in pools if p.set != name]),
+        )
+        for name in {c.set for c in cases}
+    }
+    rows = np.vstack([with_learned(c, *learned[c.set]) for c in cases])
+    model = fit(rows, np.concatenate([c.labels for c in cases]), names=names, **settings)
+    return model, full, neighbours_of(pools)
 
 
-def ranking(case: CaseRows, model: Forest, recipe_prior: RecipePrior) -> list[str]:
-    """The case's pool as the search returns it (``rerank.order``) under ``model`` and ``recipe_prior``."""
+def ranking(case: CaseRows, model: Forest, recipe_prior: RecipePrior, nearby: Neighbours) -> list[str]:
+    """The case's pool as the search returns it (``rerank.order``) under ``model``, ``recipe_prior`` and
+    ``nearby``."""
     from ..server.search.by_diff.rerank import order
 
-    return [case.ids[n] for n in order(case.ids, case.head, model.logits(with_prior(case, recipe_prior)))]
+    return [case.ids[n] for n in order(case.ids, case.head, model.logits(with_learned(case, recipe_prior, nearby)))]
 
 
 def cross_validate(
@@ -202,12 +226,14 @@ def cross_validate(
     out: dict[str, dict[str, dict[str, float]]] = {}
     for name in dict.fromkeys(c.set for c in cases):
         train = [c for c in cases if c.set != name]
-        model, recipe_prior = fit_cases(train, [p for p in pools if p.set != name], **settings)
+        model, recipe_prior, nearby = fit_cases(train, [p for p in pools if p.set != name], **settings)
         measured = [c for c in cases if c.set == name]
         out[name] = {
             "cases": {"n": float(len(measured))},
             "pick": rounded_mean([score(c.head, c.relevant) for c in measured]),
-            "reranked": rounded_mean([score(ranking(c, model, recipe_prior)[:10], c.relevant) for c in measured]),
+            "reranked": rounded_mean(
+                [score(ranking(c, model, recipe_prior, nearby)[:10], c.relevant) for c in measured]
+            ),
         }
     return out
 
@@ -233,7 +259,7 @@ def collect(store: Any, embedder: Any, sets: Sequence[str] = TRAIN_SETS) -> tupl
                 rows = rerank.search_features(hits, pool.head, groups, pool.snap, pool.segments, pool.files, ranking)
                 ids = [h.id for h in hits]
                 labels = np.array([1.0 if rid in case.relevant else 0.0 for rid in ids])
-                out.append(CaseRows(name, case.id, ids, pool.head, rows, labels, dict(case.relevant)))
+                out.append(CaseRows(name, case.id, ids, pool.head, rows, labels, dict(case.relevant), pool.picked))
     return plain, with_intent
 
 
@@ -258,7 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="diff_rerank_train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", type=Path, help="write the per-set measurement here as JSON")
     parser.add_argument(
-        "--write", action="store_true", help=f"write the models to {rerank.MODELS_PATH} and the prior to {PRIOR_PATH}"
+        "--write",
+        action="store_true",
+        help=f"write the models, the prior and the neighbours beside {rerank.MODELS_PATH}",
     )
     args = parser.parse_args(argv)
     state = Services()
@@ -268,12 +296,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     measured = {}
     models = {}
     for kind, cases in ((rerank.PLAIN, plain), (rerank.WITH_INTENT, with_intent)):
-        models[kind], recipe_prior = fit_cases(cases, plain, names=rerank.names(kind == rerank.WITH_INTENT))
+        models[kind], recipe_prior, nearby = fit_cases(cases, plain, names=rerank.names(kind == rerank.WITH_INTENT))
         measured[kind] = cross_validate(cases, plain)
         sys.stdout.write(f"{kind}\n{render(measured[kind])}\n\n")
     if args.write:
         rerank.MODELS_PATH.write_text(trees.dumps(models))
         PRIOR_PATH.write_text(recipe_prior.to_json())
+        neighbours.PATH.write_text(nearby.to_json())
     if args.output:
         args.output.write_text(json.dumps(measured, indent=1))
     return 0

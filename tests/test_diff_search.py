@@ -421,7 +421,11 @@ def test_a_package_moved_in_several_files_finds_the_umbrella_migration(
     assert wide.recipes[0].id == umbrella  # it explains every file, its siblings one each
     evidence = result.hits[ids.index(umbrella)].evidence
     assert any(e.described_as == "migrate javax to jakarta" and e.summed_up == 3 for e in evidence)
-    # Without the PR-level description the per-file leaves rank above it.
+    # The PR-level description is what places it: in the pick's own order (the rerank off, whose neighbours know
+    # that PRs like this one need the umbrella) it leads, and without the description the per-file leaves rank above it.
+    monkeypatch.setattr(rerank, "RERANK", False)
+    picked = [h.id for h in find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff(), limit=10).hits]
+    assert umbrella in picked[:3], picked
     monkeypatch.setattr(diff_search, "W_WIDE", 0.0)
     without = [h.id for h in find_recipes_for_diff(catalog, embedder, javax_to_jakarta_diff(), limit=10).hits]
     assert umbrella not in without[:3], without

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rewrite_assist.evaluation import diff_rerank_train as train
-from rewrite_assist.server.search.by_diff import prior, rerank
+from rewrite_assist.server.search.by_diff import neighbours, prior, rerank
 from rewrite_assist.server.search.by_diff.prior import SMOOTHING, RecipePrior, count
 
 
@@ -70,14 +70,15 @@ def test_a_training_rows_prior_leaves_its_own_set_out() -> None:
     full = train.counted(cases)
     assert full.rate("x") == pytest.approx((4 + SMOOTHING * full.base) / (8 + SMOOTHING))
     by_set_a = full.minus(train.counted(cases[:4]))
-    rows_a = train.with_prior(cases[0], by_set_a)
-    assert rows_a.shape == (3, 1 + len(rerank.PRIOR_FEATURES))
+    nobody = neighbours.of([])
+    rows_a = train.with_learned(cases[0], by_set_a, nobody)
+    assert rows_a.shape == (3, 1 + len(rerank.LEARNED_FEATURES))
     # in set a's rows, x's prior is set b's: never labelled there
     assert rows_a[0, 1] == pytest.approx(SMOOTHING * full.base / (4 + SMOOTHING))
-    model, shipped = train.fit_cases(cases, cases, trees=20, min_leaf=1, rate=0.3)
+    model, shipped, _ = train.fit_cases(cases, cases, trees=20, min_leaf=1, rate=0.3)
     assert shipped.pooled == full.pooled  # the shipped counts are every set's
     # x's labels came from one set only: each set's rows see the other set's opposite record, so the fit learns
     # nothing good of x's high prior (counting a row's own labels would make the prior look like a sure sign)
-    in_a, in_b = rows_a[0], train.with_prior(cases[4], full.minus(train.counted(cases[4:])))[0]
+    in_a, in_b = rows_a[0], train.with_learned(cases[4], full.minus(train.counted(cases[4:])), nobody)[0]
     assert in_b[1] > in_a[1]  # set b's rows saw set a's record of x: labelled every time
     assert model.logits(np.array([in_b]))[0] < model.logits(np.array([in_a]))[0]

@@ -21,7 +21,9 @@ fitted the same way on the same PRs searched with their case's intent.
 Both models also read what labelled PRs say of the recipe itself (``PRIOR_FEATURES``, from ``prior``): how often the
 labels named it when the search pooled it. The evidence features say how well a recipe matches this diff; the prior
 says how often such a match was right, which the evidence alone does not show (a cleanup that matches any removed
-import, against a dependency bump that is right nearly whenever it matches).
+import, against a dependency bump that is right nearly whenever it matches). Last, what the labelled PRs most like
+this one needed (``NEIGHBOUR_FEATURES``, from ``neighbours``: PRs whose pools overlap this one's): the prior for this
+kind of PR.
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import prior, trees
+from . import neighbours, prior, trees
 from .catalog import ExampleSnapshot
 from .evidence import DiffSearchHit
 from .memo import last_result
+from .neighbours import Neighbours
 from .prior import RecipePrior
 from .trees import Forest
 
@@ -106,6 +109,9 @@ PRIOR_FEATURES: tuple[str, ...] = (
     "prior_rate",  # its labelled share when pooled, smoothed toward the base rate
     "prior_seen_log",  # log(1 + labelled PRs that pooled it)
 )
+# And three of the labelled PRs whose pools overlap this one's most (``neighbours``), computed per fold the same way.
+NEIGHBOUR_FEATURES: tuple[str, ...] = neighbours.FEATURES
+LEARNED_FEATURES = PRIOR_FEATURES + NEIGHBOUR_FEATURES  # read off labelled PRs, not off this search
 
 # The fitted models, one per kind of search (``PLAIN``, ``WITH_INTENT``), written beside this module by
 # ``python -m rewrite_assist.evaluation.diff_rerank_train --write``; see its docstring for the data and the measurement.
@@ -129,14 +135,16 @@ def features(
     intent: Sequence[str] | None = None,
 ) -> np.ndarray:
     """One row of ``FEATURES`` per hit of the pool (the pick's order), of ``INTENT_FEATURES`` after them when the
-    search had an intent, and of ``PRIOR_FEATURES`` (the shipped counts') last. ``head``: the ids of the pick's own
-    first ``HEAD``; ``groups``: each hunk group's recipe ids, best first; ``segments``/``files``: the PR's size;
-    ``intent``: the intent search's ranking. The training script joins ``search_features`` to each fold's own prior
-    (``prior_features``) instead."""
+    search had an intent, and of ``LEARNED_FEATURES`` (the shipped prior's and neighbours') last. ``head``: the ids
+    of the pick's own first ``HEAD``; ``groups``: each hunk group's recipe ids, best first; ``segments``/``files``:
+    the PR's size; ``intent``: the intent search's ranking. The training script joins ``search_features`` to each
+    fold's own prior and neighbours (``learned_features``) instead."""
+    ids = [h.id for h in hits]
+    picked = [h.id for h in hits if any(not e.intent for e in h.evidence)]  # the pick's pool, not the intent's
     return np.hstack(
         [
             search_features(hits, head, groups, snap, segments, files, intent),
-            prior_features([h.id for h in hits], prior.shipped()),
+            learned_features(picked, ids, prior.shipped(), neighbours.shipped()),
         ]
     )
 
@@ -145,6 +153,13 @@ def prior_features(ids: Sequence[str], recipe_prior: RecipePrior) -> np.ndarray:
     """One row of ``PRIOR_FEATURES`` per recipe id."""
     rows = [[recipe_prior.rate(rid), recipe_prior.seen_log(rid)] for rid in ids]
     return np.array(rows, dtype=np.float64).reshape(len(ids), len(PRIOR_FEATURES))
+
+
+def learned_features(
+    pool: Sequence[str], ids: Sequence[str], recipe_prior: RecipePrior, nearby: Neighbours
+) -> np.ndarray:
+    """One row of ``LEARNED_FEATURES`` per recipe id, for a PR whose pick pooled ``pool`` (in its order)."""
+    return np.hstack([prior_features(ids, recipe_prior), nearby.features(pool, ids)])
 
 
 def search_features(
@@ -226,9 +241,9 @@ def search_features(
 
 
 def names(with_intent: bool) -> tuple[str, ...]:
-    """The features a model reads: with an intent, ``INTENT_FEATURES`` after ``FEATURES``; ``PRIOR_FEATURES``
+    """The features a model reads: with an intent, ``INTENT_FEATURES`` after ``FEATURES``; ``LEARNED_FEATURES``
     last."""
-    return (FEATURES + INTENT_FEATURES if with_intent else FEATURES) + PRIOR_FEATURES
+    return (FEATURES + INTENT_FEATURES if with_intent else FEATURES) + LEARNED_FEATURES
 
 
 @cache

@@ -46,7 +46,8 @@ segment keeps its names; and a change from one construct of the language to anot
 
 Last, the pick's pool (its first ``rerank.POOL``) is reordered by a model fitted on labelled PRs (``rerank``):
 what kind of evidence found each recipe, whether the pick's own ten holds it, how many changes it explains,
-whether its options can be read off the PR. The model reorders the ten freely and lets a recipe from beyond
+whether its options can be read off the PR, how often labelled PRs, and the labelled PRs most like this one, named
+it. The model reorders the ten freely and lets a recipe from beyond
 them in only where it is sure. Told what the PR says it does (``intent``), the search also runs that text through
 ``find_recipes``; the recipes it finds join the pool, and a second model reads where that search placed each one.
 """
