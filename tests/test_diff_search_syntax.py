@@ -9,6 +9,7 @@ import pytest
 
 from rewrite_assist.server.diffs.features import Change
 from rewrite_assist.server.diffs.words import describe
+from rewrite_assist.server.search.by_diff import rerank
 from rewrite_assist.server.search.by_diff import scoring as diff_scoring
 from rewrite_assist.server.search.by_diff import syntax as diff_syntax
 from rewrite_assist.server.search.by_diff import umbrella as diff_umbrella
@@ -134,14 +135,21 @@ SYSOUT = _java_diff(
 )
 
 
-def test_a_composite_whose_steps_make_the_changes_ranks_as_the_umbrella(catalog, embedder) -> None:
+def test_a_composite_whose_steps_make_the_changes_ranks_as_the_umbrella(
+    catalog, embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result = find_recipes_for_diff(catalog, embedder, SYSOUT, limit=10)
     ids = [h.id for h in result.hits]
     umbrella = "org.openrewrite.java.logging.SystemPrintToLogging"
-    assert umbrella in ids[:3], ids
+    # beside its steps: the rerank may put the steps first (labelled PRs often name the leaves that make the edits)
+    assert umbrella in ids[:5], ids
     assert "org.openrewrite.java.logging.SystemOutToLogging" in ids[:5], ids
     # it stands for the changes its steps make, in three places
     assert result.hits[ids.index(umbrella)].matched_variations >= 2
+    # and the umbrella rule places it among the pick's own first three
+    monkeypatch.setattr(rerank, "RERANK", False)
+    picked = [h.id for h in find_recipes_for_diff(catalog, embedder, SYSOUT, limit=10).hits]
+    assert umbrella in picked[:3], picked
 
 
 def test_steps_many_composites_list_make_no_umbrella(catalog) -> None:
