@@ -67,9 +67,10 @@ def register(subparsers: Any) -> None:
             "held-out-13",
             "held-out-14",
             "held-out-15",
+            "held-out-16",
         ],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-15: "
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-16: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")

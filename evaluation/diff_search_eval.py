@@ -41,7 +41,7 @@ LABELS = DATA / "pr-diff-cases.jsonl"
 # round 16; "held-out-12", written after round 15's reading, for round 17 (pr-heldout12-plan.md); "held-out-13",
 # written after round 16's reading, for round 18 (pr-heldout13-plan.md); "held-out-14", written after round 17's
 # reading, for round 19 (pr-heldout14-plan.md); "held-out-15", written during round 18, for round 20
-# (pr-heldout15-plan.md).
+# (pr-heldout15-plan.md); "held-out-16", written during round 20, for round 21 (pr-heldout16-plan.md).
 HELDOUT_SETS = {
     "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
     "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
@@ -58,6 +58,7 @@ HELDOUT_SETS = {
     "held-out-13": (DATA / "pr-heldout13", DATA / "pr-heldout13-labels.jsonl"),
     "held-out-14": (DATA / "pr-heldout14", DATA / "pr-heldout14-labels.jsonl"),
     "held-out-15": (DATA / "pr-heldout15", DATA / "pr-heldout15-labels.jsonl"),
+    "held-out-16": (DATA / "pr-heldout16", DATA / "pr-heldout16-labels.jsonl"),
 }
 SYSTEMS = ("diff", "intent", "both", "diff_intent")  # see ``render`` for what each is
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
