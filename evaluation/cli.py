@@ -68,9 +68,10 @@ def register(subparsers: Any) -> None:
             "held-out-14",
             "held-out-15",
             "held-out-16",
+            "held-out-17",
         ],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-16: "
+        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-17: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")

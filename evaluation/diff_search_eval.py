@@ -41,7 +41,9 @@ LABELS = DATA / "pr-diff-cases.jsonl"
 # round 16; "held-out-12", written after round 15's reading, for round 17 (pr-heldout12-plan.md); "held-out-13",
 # written after round 16's reading, for round 18 (pr-heldout13-plan.md); "held-out-14", written after round 17's
 # reading, for round 19 (pr-heldout14-plan.md); "held-out-15", written during round 18, for round 20
-# (pr-heldout15-plan.md); "held-out-16", written during round 20, for round 21 (pr-heldout16-plan.md).
+# (pr-heldout15-plan.md); "held-out-16", written during round 20, for round 21 (pr-heldout16-plan.md);
+# "held-out-17", written while round 21 was tried, for round 22 (pr-heldout17-plan.md; its ids reuse the first set's
+# prefix "ph", with other numbers and slugs).
 HELDOUT_SETS = {
     "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
     "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
@@ -59,6 +61,7 @@ HELDOUT_SETS = {
     "held-out-14": (DATA / "pr-heldout14", DATA / "pr-heldout14-labels.jsonl"),
     "held-out-15": (DATA / "pr-heldout15", DATA / "pr-heldout15-labels.jsonl"),
     "held-out-16": (DATA / "pr-heldout16", DATA / "pr-heldout16-labels.jsonl"),
+    "held-out-17": (DATA / "pr-heldout17", DATA / "pr-heldout17-labels.jsonl"),
 }
 SYSTEMS = ("diff", "intent", "both", "diff_intent")  # see ``render`` for what each is
 METRICS = ("recall@5", "recall@10", "ndcg@10", "mrr", "capped_recall@10", "core_recall@10")
