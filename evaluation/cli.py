@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..server.errors import BadInput
+from .pr_sets import HELDOUT_SETS
 
 
 def register(subparsers: Any) -> None:
@@ -50,28 +51,9 @@ def register(subparsers: Any) -> None:
     d.add_argument(
         "--set",
         dest="case_set",
-        choices=[
-            "pr-cases",
-            "held-out",
-            "held-out-2",
-            "held-out-3",
-            "held-out-4",
-            "held-out-5",
-            "held-out-6",
-            "held-out-7",
-            "held-out-8",
-            "held-out-9",
-            "held-out-10",
-            "held-out-11",
-            "held-out-12",
-            "held-out-13",
-            "held-out-14",
-            "held-out-15",
-            "held-out-16",
-            "held-out-17",
-        ],
+        choices=["pr-cases", *HELDOUT_SETS],
         default="pr-cases",
-        help="pr-cases: the 27 real PRs, split into tune and check halves; held-out … held-out-17: "
+        help=f"pr-cases: the 27 real PRs, split into tune and check halves; held-out … {list(HELDOUT_SETS)[-1]}: "
         "the fresh PR sets written after the tuning (evaluation/data/pr-heldout*)",
     )
     d.add_argument("--output", type=Path, help="write the JSON here")
@@ -116,7 +98,6 @@ def run_retrieval(args: argparse.Namespace) -> int:
 def run_diff_search(args: argparse.Namespace) -> int:
     from ..server.services import Services
     from .diff_search_eval import (
-        HELDOUT_SETS,
         LABELS,
         evaluate,
         half_of,

@@ -46,7 +46,7 @@ from ..server.search.by_diff.neighbours import Neighbours
 from ..server.search.by_diff.prior import PATH as PRIOR_PATH
 from ..server.search.by_diff.prior import RecipePrior, count
 from ..server.search.by_diff.trees import Forest, Tree
-from .diff_search_eval import HELDOUT_SETS
+from .pr_sets import HELDOUT_SETS
 
 # The sets the model may learn from: the fresh sets already read (the first ``READ_SETS``) and the pr-cases' tune
 # half. Fresh set 9 was read blind after round 14's fit and joined at round 15's; set 10, read after round 15,

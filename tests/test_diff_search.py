@@ -14,7 +14,7 @@ from conftest import require_snapshot, shared_data_dir
 from test_cli import run
 from test_mcp_server import call, text_of
 
-from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS
+from rewrite_assist.evaluation.pr_sets import HELDOUT_SETS
 from rewrite_assist.ingestion.page import parse_page
 from rewrite_assist.server.catalog.examples import example_rows, write_examples
 from rewrite_assist.server.catalog.models import Recipe

@@ -88,7 +88,7 @@ def test_every_fresh_set_can_be_chosen_on_the_command_line() -> None:
     import argparse
 
     from rewrite_assist.evaluation import cli
-    from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS
+    from rewrite_assist.evaluation.pr_sets import HELDOUT_SETS
 
     parser = argparse.ArgumentParser()
     cli.register(parser.add_subparsers())

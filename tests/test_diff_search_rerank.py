@@ -11,7 +11,8 @@ import pytest
 from conftest import spent_pr_case
 
 from rewrite_assist.evaluation import diff_rerank_train as train
-from rewrite_assist.evaluation.diff_search_eval import HELDOUT_SETS, half_of
+from rewrite_assist.evaluation.diff_search_eval import half_of
+from rewrite_assist.evaluation.pr_sets import HELDOUT_SETS
 from rewrite_assist.server.search.by_diff import neighbours, prior, rerank, trees
 from rewrite_assist.server.search.by_diff.catalog import example_snapshot
 from rewrite_assist.server.search.by_diff.search import diff_pool, find_recipes_for_diff
