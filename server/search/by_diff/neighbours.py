@@ -87,7 +87,7 @@ class Neighbours:
         return np.array(rows, dtype=np.float64).reshape(len(ids), len(FEATURES))
 
     def to_json(self) -> str:
-        """Recipe ids once, each PR as indices into them: one PR per line."""
+        """Recipe ids once, each PR as indices into them: one PR per line (``base`` is derived again on load)."""
         recipes = sorted({rid for pr in self.prs for rid in (*pr.signature, *pr.labels)})
         index = {rid: n for n, rid in enumerate(recipes)}
         rows = [
@@ -99,7 +99,7 @@ class Neighbours:
             )
             for pr in self.prs
         ]
-        head = f'{{"base": {round(self.base, 6)}, "recipes": {json.dumps(recipes)},\n"prs": [\n'
+        head = f'{{"recipes": {json.dumps(recipes)},\n"prs": [\n'
         return head + ",\n".join(rows) + "\n]}\n"
 
 
@@ -114,8 +114,7 @@ def of(prs: Iterable[tuple[Sequence[str], Collection[str]]]) -> Neighbours:
 def from_json(text: str) -> Neighbours:
     doc = json.loads(text)
     recipes = doc["recipes"]
-    prs = [([recipes[n] for n in pr["pool"]], [recipes[n] for n in pr["labels"]]) for pr in doc["prs"]]
-    return Neighbours(tuple(LabelledPr(signature(ids), frozenset(labels)) for ids, labels in prs), float(doc["base"]))
+    return of(([recipes[n] for n in pr["pool"]], [recipes[n] for n in pr["labels"]]) for pr in doc["prs"])
 
 
 @cache
