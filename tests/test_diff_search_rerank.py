@@ -224,3 +224,47 @@ def test_without_an_intent_model_the_intent_only_recipes_stay_out(real_pool, cat
     alone = find_recipes_for_diff(catalog, embedder, diff, limit=rerank.POOL)
     assert [h.id for h in told.hits] == [h.id for h in alone.hits]
     assert not any(e.intent for h in told.hits for e in h.evidence)
+
+
+LEARNED = [  # (module, its path attribute, its cached loader)
+    (rerank, "MODELS_PATH", rerank.models),
+    (prior, "PATH", prior.shipped),
+    (neighbours, "PATH", neighbours.shipped),
+]
+
+
+@pytest.mark.parametrize(("module", "attribute", "loader"), LEARNED, ids=["models", "prior", "neighbours"])
+@pytest.mark.parametrize("content", [None, "{not json", '{"recipes": []}'], ids=["missing", "not-json", "incomplete"])
+def test_a_learned_file_that_cannot_be_read_says_what_to_do(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, module, attribute: str, loader, content: str | None
+) -> None:
+    from rewrite_assist.server.errors import EnvironmentProblem
+    from rewrite_assist.server.search.by_diff.learned_files import REFIT
+
+    broken = tmp_path / getattr(module, attribute).name
+    if content is not None:
+        broken.write_text(content)
+    monkeypatch.setattr(module, attribute, broken)
+    loader.cache_clear()
+    try:
+        with pytest.raises(EnvironmentProblem, match=broken.name) as failed:
+            loader()
+        assert REFIT in str(failed.value) and "Reinstall" in str(failed.value)
+    finally:
+        monkeypatch.undo()
+        loader.cache_clear()  # the next caller reads the shipped file again
+    assert loader() is not None
+
+
+def test_models_fitted_on_other_features_are_refused_with_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewrite_assist.server.errors import EnvironmentProblem
+
+    monkeypatch.setattr(rerank, "FEATURES", (*rerank.FEATURES, "a_feature_the_fit_never_saw"))
+    rerank.models.cache_clear()
+    try:
+        with pytest.raises(EnvironmentProblem, match=r"fitted on other features.*diff_rerank_train --write"):
+            rerank.models()
+    finally:
+        monkeypatch.undo()
+        rerank.models.cache_clear()
+    assert set(rerank.models()) == {rerank.PLAIN, rerank.WITH_INTENT}

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import learned_files
+
 SIGNATURE = 50  # the pick's first recipes that stand for a PR (the rerank's pool)
 NEIGHBOURS = 25  # labelled PRs consulted (measured leaving one set out: 10 and 25, signatures of 20 and 50; RESULTS)
 SMOOTHING = 1.0  # neighbour weight of the base rate a recipe's rate among its neighbours starts from
@@ -120,4 +122,4 @@ def from_json(text: str) -> Neighbours:
 @cache
 def shipped() -> Neighbours:
     """The PRs the training script wrote beside this module (package data: the wheel carries it)."""
-    return from_json(PATH.read_text())
+    return learned_files.load(PATH, from_json)

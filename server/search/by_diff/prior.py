@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from . import learned_files
+
 SMOOTHING = 5.0  # PRs' worth of the base rate each recipe's share starts from (measured: 2, 5, 20; RESULTS)
 PATH = Path(__file__).with_name("prior.json")
 
@@ -91,4 +93,4 @@ def from_json(text: str) -> RecipePrior:
 @cache
 def shipped() -> RecipePrior:
     """The counts the training script wrote beside this module (package data: the wheel carries it)."""
-    return from_json(PATH.read_text())
+    return learned_files.load(PATH, from_json)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import neighbours, prior, trees
+from . import learned_files, neighbours, prior, trees
 from .catalog import ExampleSnapshot
 from .evidence import DiffSearchHit
 from .memo import last_result
@@ -250,10 +250,12 @@ def names(with_intent: bool) -> tuple[str, ...]:
 def models() -> dict[str, Forest]:
     """The shipped models by kind of search (package data: the wheel carries the file). A model whose columns are
     not ``names`` (features changed since the fit) is refused: refit it."""
-    forests = trees.loads(MODELS_PATH.read_text())
+    forests = learned_files.load(MODELS_PATH, trees.loads)
     for kind, forest in forests.items():
         if forest.features != names(kind == WITH_INTENT):
-            raise ValueError(f"the rerank's {kind} model was fitted on other features; refit it with diff_rerank_train")
+            raise learned_files.unusable(
+                MODELS_PATH, f"its {kind} model was fitted on other features than the search's"
+            )
     return forests
 
 
