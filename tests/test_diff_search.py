@@ -540,9 +540,10 @@ def test_a_base_image_change_finds_the_generic_from_recipe_too(catalog, embedder
         " WORKDIR /app\n COPY app.jar app.jar\n"
     )
     both = {"org.openrewrite.java.migrate.UpgradeDockerImageVersion", "org.openrewrite.docker.ChangeFrom"}
-    # The rerank may put either first (ChangeFrom makes any swap, and labelled PRs name it often): both lead.
+    # The rerank may put either first (ChangeFrom makes any swap, and labelled PRs name it often), and a Java level
+    # migration between them (labelled PRs that move the JDK image often move the build too): both lead.
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
-    assert set(ids[:2]) == both, ids
+    assert both <= set(ids[:3]) and ids[0] in both, ids
     # The pick's own order: the image names find the recipe that knows them; the bare words find ChangeFrom.
     monkeypatch.setattr(rerank, "RERANK", False)
     ids = [h.id for h in find_recipes_for_diff(catalog, embedder, text, limit=10).hits]
