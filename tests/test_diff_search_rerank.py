@@ -85,10 +85,10 @@ def test_the_models_file_round_trips_and_refuses_a_broken_tree() -> None:
 
 def test_the_training_script_learns_only_from_sets_already_read() -> None:
     assert set(train.TRAIN_SETS) <= set(HELDOUT_SETS) | {"pr-cases"}
-    # set 17 reads the shipped models (after round 22); set 18 is kept unread for the round after
-    assert not {"held-out-17", "held-out-18"} & set(train.TRAIN_SETS)
-    # read after rounds 14 to 21
-    assert {f"held-out-{n}" for n in range(9, 17)} <= set(train.TRAIN_SETS)
+    # set 18 reads the shipped models (after round 23)
+    assert "held-out-18" not in train.TRAIN_SETS
+    # read after rounds 14 to 22
+    assert {f"held-out-{n}" for n in range(9, 18)} <= set(train.TRAIN_SETS)
 
 
 def test_the_fit_splits_on_an_informative_feature_and_never_on_a_constant_one() -> None:
