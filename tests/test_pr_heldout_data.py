@@ -1,4 +1,4 @@
-"""The fresh PR held-out sets (evaluation/data/pr-heldout/, pr-heldout2/ ... pr-heldout18/): every case the
+"""The fresh PR held-out sets (evaluation/data/pr-heldout/, pr-heldout2/ ... pr-heldout19/): every case the
 labeller was handed through READY is complete and self-consistent, so a count or a file list in case.json can not
 drift from the diff it describes. All sets share one layout, so one parametrised test covers them."""
 
@@ -16,7 +16,7 @@ DATA = Path(__file__).resolve().parents[1] / "evaluation" / "data"
 # folder -> the id prefix its cases carry (ph: first fresh set, pq: second, pt: third, pu: fourth, pv: fifth,
 # pw: sixth, px: seventh, py: eighth, pz: ninth, pk: tenth, pm: eleventh, pn: twelfth, pd: thirteenth,
 # pe: fourteenth, pf: fifteenth, pg: sixteenth, ph again for the seventeenth (its ids differ from the first
-# set's), pj: eighteenth; each written after the sets before it had been used to improve the search)
+# set's), pj: eighteenth, pl: nineteenth; each written after the sets before it had been used to improve the search)
 SETS = {
     "pr-heldout": "ph",
     "pr-heldout2": "pq",
@@ -36,6 +36,7 @@ SETS = {
     "pr-heldout16": "pg",  # pg: sixteenth
     "pr-heldout17": "ph",  # ph: seventeenth
     "pr-heldout18": "pj",  # pj: eighteenth
+    "pr-heldout19": "pl",  # pl: nineteenth
 }
 KEYS = {
     "case_id",
