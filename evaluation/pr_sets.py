@@ -24,7 +24,7 @@ DATA = Path(__file__).resolve().parent / "data"
 # (pr-heldout15-plan.md); "held-out-16", written during round 20, for round 21 (pr-heldout16-plan.md);
 # "held-out-17", written while round 21 was tried, for round 22 (pr-heldout17-plan.md; its ids reuse the first set's
 # prefix "ph", with other numbers and slugs); "held-out-18", written while round 21 was fitted, for round 23
-# (pr-heldout18-plan.md).
+# (pr-heldout18-plan.md); "held-out-19", written during round 23, for round 24 (pr-heldout19-plan.md).
 HELDOUT_SETS = {
     "held-out": (DATA / "pr-heldout", DATA / "pr-heldout-labels.jsonl"),
     "held-out-2": (DATA / "pr-heldout2", DATA / "pr-heldout2-labels.jsonl"),
@@ -44,4 +44,5 @@ HELDOUT_SETS = {
     "held-out-16": (DATA / "pr-heldout16", DATA / "pr-heldout16-labels.jsonl"),
     "held-out-17": (DATA / "pr-heldout17", DATA / "pr-heldout17-labels.jsonl"),
     "held-out-18": (DATA / "pr-heldout18", DATA / "pr-heldout18-labels.jsonl"),
+    "held-out-19": (DATA / "pr-heldout19", DATA / "pr-heldout19-labels.jsonl"),
 }
