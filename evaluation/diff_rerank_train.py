@@ -257,10 +257,9 @@ def collect(store: Any, embedder: Any, sets: Sequence[str] = TRAIN_SETS) -> tupl
             cases = load_pr_cases(*HELDOUT_SETS[name])
         for case in cases:
             pool = diff_pool(store, embedder, case.diff, depth=rerank.POOL, intent=case.intent)
-            groups = [[g.id for g in group.recipes] for group in pool.groups]
-            for hits, ranking, out in ((pool.hits[: pool.picked], None, plain), (pool.hits, pool.intent, with_intent)):
-                rows = rerank.search_features(hits, pool.head, groups, pool.snap, pool.segments, pool.files, ranking)
-                ids = [h.id for h in hits]
+            for view, out in ((pool.view(plain=True), plain), (pool.view(), with_intent)):
+                rows = rerank.search_features(view)
+                ids = [h.id for h in view.hits]
                 labels = np.array([1.0 if rid in case.relevant else 0.0 for rid in ids])
                 out.append(CaseRows(name, case.id, ids, pool.head, rows, labels, dict(case.relevant), pool.picked))
     return plain, with_intent

@@ -148,7 +148,7 @@ def real_pool(catalog, embedder):
 def test_the_features_of_a_real_pool(real_pool) -> None:
     _, pool, head, snap = real_pool
     groups = [[g.id for g in group.recipes] for group in pool.groups]
-    rows = rerank.features(pool.hits, head, groups, snap, pool.searched_segments, pool.files)
+    rows = rerank.features(rerank.PoolView(pool.hits, head, groups, snap, pool.searched_segments, pool.files))
     assert rows.shape == (len(pool.hits), len(rerank.names(False)))
     col = {name: rows[:, n] for n, name in enumerate(rerank.names(False))}
     shipped = prior.shipped()
@@ -206,8 +206,7 @@ def test_an_intent_adds_what_its_search_finds_with_its_own_evidence(real_pool, c
     assert told.intent and len(told.intent) <= rerank.INTENT_DEPTH
     assert all(h.id in told.intent and h.id not in {p.id for p in pool.hits} for h in added)
     assert all(len(h.evidence) == 1 and h.evidence[0].intent and h.fusion_score == 0.0 for h in added)
-    groups = [[g.id for g in group.recipes] for group in told.groups]
-    rows = rerank.features(told.hits, told.head, groups, told.snap, told.segments, told.files, told.intent)
+    rows = rerank.features(told.view())
     col = dict(zip(rerank.names(True), rows.T, strict=True))
     for n, hit in enumerate(told.hits):
         assert col["in_intent"][n] == (hit.id in told.intent)

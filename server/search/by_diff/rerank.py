@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -125,28 +126,28 @@ def example_counts(snap: ExampleSnapshot) -> Counter[str]:
     return Counter(snap.example_recipes)
 
 
-def features(
-    hits: Sequence[DiffSearchHit],
-    head: Sequence[str],
-    groups: Sequence[Sequence[str]],
-    snap: ExampleSnapshot,
-    segments: int,
-    files: int,
-    intent: Sequence[str] | None = None,
-) -> np.ndarray:
+@dataclass(frozen=True)
+class PoolView:
+    """What the rerank reads of one search's pool: its hits (the pick's order, then the recipes only the intent
+    search found), the ids of the pick's own first ``HEAD``, each hunk group's recipe ids (best first), the catalog
+    snapshot, the PR's size (changes searched, files) and the intent search's ranking (None: searched without one)."""
+
+    hits: Sequence[DiffSearchHit]
+    head: Sequence[str]
+    groups: Sequence[Sequence[str]]
+    snap: ExampleSnapshot
+    segments: int
+    files: int
+    intent: Sequence[str] | None = None
+
+
+def features(pool: PoolView) -> np.ndarray:
     """One row of ``FEATURES`` per hit of the pool (the pick's order), of ``INTENT_FEATURES`` after them when the
-    search had an intent, and of ``LEARNED_FEATURES`` (the shipped prior's and neighbours') last. ``head``: the ids
-    of the pick's own first ``HEAD``; ``groups``: each hunk group's recipe ids, best first; ``segments``/``files``:
-    the PR's size; ``intent``: the intent search's ranking. The training script joins ``search_features`` to each
-    fold's own prior and neighbours (``learned_features``) instead."""
-    ids = [h.id for h in hits]
-    picked = [h.id for h in hits if any(not e.intent for e in h.evidence)]  # the pick's pool, not the intent's
-    return np.hstack(
-        [
-            search_features(hits, head, groups, snap, segments, files, intent),
-            learned_features(picked, ids, prior.shipped(), neighbours.shipped()),
-        ]
-    )
+    search had an intent, and of ``LEARNED_FEATURES`` (the shipped prior's and neighbours') last. The training
+    script joins ``search_features`` to each fold's own prior and neighbours (``learned_features``) instead."""
+    ids = [h.id for h in pool.hits]
+    picked = [h.id for h in pool.hits if any(not e.intent for e in h.evidence)]  # the pick's pool, not the intent's
+    return np.hstack([search_features(pool), learned_features(picked, ids, prior.shipped(), neighbours.shipped())])
 
 
 def prior_features(ids: Sequence[str], recipe_prior: RecipePrior) -> np.ndarray:
@@ -162,16 +163,10 @@ def learned_features(
     return np.hstack([prior_features(ids, recipe_prior), nearby.features(pool, ids)])
 
 
-def search_features(
-    hits: Sequence[DiffSearchHit],
-    head: Sequence[str],
-    groups: Sequence[Sequence[str]],
-    snap: ExampleSnapshot,
-    segments: int,
-    files: int,
-    intent: Sequence[str] | None = None,
-) -> np.ndarray:
+def search_features(pool: PoolView) -> np.ndarray:
     """``features`` but the prior's: what this search knows of each pooled recipe."""
+    hits, head, groups, snap, intent = pool.hits, pool.head, pool.groups, pool.snap, pool.intent
+    segments, files = pool.segments, pool.files
     counts = example_counts(snap)
     searched = FEATURES + INTENT_FEATURES if intent is not None else FEATURES
     ids = [h.id for h in hits]
@@ -282,25 +277,16 @@ def order(ids: Sequence[str], head: Collection[str], odds: np.ndarray) -> list[i
     return first + sorted((n for n in range(len(ids)) if n not in kept), key=lambda n: (-odds[n], n))
 
 
-def reorder(
-    hits: Sequence[DiffSearchHit],
-    head: Collection[str],
-    groups: Sequence[Sequence[str]],
-    snap: ExampleSnapshot,
-    segments: int,
-    files: int,
-    intent: Sequence[str] | None = None,
-) -> list[DiffSearchHit]:
+def reorder(pool: PoolView) -> list[DiffSearchHit]:
     """The pool in ``order``, each hit's ``fusion_score`` now the model's probability."""
-    with_intent = intent is not None and WITH_INTENT in models()
-    if not hits:
-        return list(hits)
+    with_intent = pool.intent is not None and WITH_INTENT in models()
+    if not pool.hits:
+        return list(pool.hits)
     if not with_intent:  # no model for it: the recipes only the intent found stay out
-        hits = [h for h in hits if not any(e.intent for e in h.evidence)]
-    odds = logits(
-        features(hits, list(head), groups, snap, segments, files, intent if with_intent else None), with_intent
-    )
+        pool = replace(pool, hits=[h for h in pool.hits if not any(e.intent for e in h.evidence)], intent=None)
+    hits = pool.hits
+    odds = logits(features(pool), with_intent)
     return [
         hits[n].model_copy(update={"fusion_score": round(float(1 / (1 + math.exp(-odds[n]))), 6)})
-        for n in order([h.id for h in hits], head, odds)
+        for n in order([h.id for h in hits], pool.head, odds)
     ]

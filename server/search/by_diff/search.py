@@ -148,11 +148,7 @@ def find_recipes_for_diff(
         check_path=check_path,
         intent=(intent or "").strip() or None if reranking else None,
     )
-    if reranking:
-        groups = [[g.id for g in group.recipes] for group in pool.groups]
-        hits = rerank.reorder(pool.hits, pool.head, groups, pool.snap, pool.segments, pool.files, pool.intent)[:limit]
-    else:
-        hits = pool.hits
+    hits = rerank.reorder(pool.view())[:limit] if reranking else pool.hits
     hint = None
     if not hits:
         hint = "No recipe example resembles this diff; describe the change in words with find_recipes."
@@ -186,6 +182,18 @@ class Pool:
     segments: int
     skipped: list[str]
     snap: ExampleSnapshot
+
+    def view(self, *, plain: bool = False) -> rerank.PoolView:
+        """The pool as the rerank reads it; ``plain``: the pick's own hits alone, as searched without an intent."""
+        return rerank.PoolView(
+            hits=self.hits[: self.picked] if plain else self.hits,
+            head=self.head,
+            groups=[[g.id for g in group.recipes] for group in self.groups],
+            snap=self.snap,
+            segments=self.segments,
+            files=self.files,
+            intent=None if plain else self.intent,
+        )
 
 
 def diff_pool(
