@@ -291,7 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     store = state.store()
     store.check_ready()
     plain, with_intent = collect(store, state.embedder)
-    measured = {}
+    # The rows' values depend on the embedding backend in the last decimals (torch and ONNX differ by ~1e-4), enough
+    # to move a split: say which one this fit used, so a refit can be run on the same.
+    sys.stdout.write(f"embedding backend {state.embedder.backend_name}\n\n")
+    measured: dict[str, Any] = {"embedding_backend": state.embedder.backend_name}
     models = {}
     for kind, cases in ((rerank.PLAIN, plain), (rerank.WITH_INTENT, with_intent)):
         models[kind], recipe_prior, nearby = fit_cases(cases, plain, names=rerank.names(kind == rerank.WITH_INTENT))

@@ -5,6 +5,8 @@ leaving one set out, and the shipped model naming every feature. Real PRs of the
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -129,6 +131,30 @@ def test_each_set_is_measured_with_a_model_fitted_on_the_others() -> None:
         assert set(figures) == {"cases", "pick", "reranked"}
         # the labels follow the first feature, which the model learns from the other sets: it ranks better
         assert figures["reranked"]["ndcg@10"] > figures["pick"]["ndcg@10"]
+
+
+def test_the_training_script_says_which_embedding_backend_its_rows_came_from(
+    catalog, embedder, monkeypatch: pytest.MonkeyPatch, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rewrite_assist.server import services
+
+    rng = np.random.default_rng(11)
+
+    def made_up(width: int) -> list[train.CaseRows]:
+        cases = [_case(name, n, rng) for name in ("a", "b", "c") for n in range(8)]
+        return [replace(c, rows=np.hstack([c.rows, np.zeros((15, width - 2))])) for c in cases if c.relevant]
+
+    width = len(rerank.FEATURES)
+    monkeypatch.setattr(
+        train, "collect", lambda store, embedder: (made_up(width), made_up(width + len(rerank.INTENT_FEATURES)))
+    )
+    monkeypatch.setattr(services, "Services", lambda: SimpleNamespace(store=lambda: catalog, embedder=embedder))
+    out = tmp_path / "cv.json"
+    assert train.main(["--output", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["embedding_backend"] == embedder.backend_name
+    assert set(doc) == {"embedding_backend", rerank.PLAIN, rerank.WITH_INTENT}
+    assert capsys.readouterr().out.startswith(f"embedding backend {embedder.backend_name}\n")
 
 
 @pytest.fixture(scope="module")
